@@ -1,0 +1,231 @@
+package ir
+
+import (
+	"fmt"
+	"path/filepath"
+	goruntime "runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Loc is a source location: the user's Go call site that created a value.
+// The zero Loc is "unknown". A Loc made by merging values (fusion, CSE) is
+// fused: it lists every member and names the pass that merged them.
+type Loc struct {
+	File  string // path as the Go runtime reports it
+	Line  int
+	Pass  string // for fused locations: the pass that merged
+	Fused []Loc  // for fused locations: the members
+}
+
+// UnknownLoc is the explicitly unknown location.
+var UnknownLoc = Loc{}
+
+// IsKnown reports whether l names a place.
+func (l Loc) IsKnown() bool { return l.File != "" || len(l.Fused) > 0 }
+
+// Equal compares two locations.
+func (l Loc) Equal(m Loc) bool {
+	if l.File != m.File || l.Line != m.Line || l.Pass != m.Pass || len(l.Fused) != len(m.Fused) {
+		return false
+	}
+	for i := range l.Fused {
+		if !l.Fused[i].Equal(m.Fused[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// FusedLoc merges locations; duplicates and unknown members are dropped, and
+// a single remaining member is returned as is.
+func FusedLoc(pass string, locs ...Loc) Loc {
+	var out []Loc
+	for _, l := range locs {
+		if len(l.Fused) > 0 {
+			for _, m := range l.Fused {
+				out = appendLoc(out, m)
+			}
+			continue
+		}
+		if l.IsKnown() {
+			out = appendLoc(out, l)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return UnknownLoc
+	case 1:
+		return out[0]
+	}
+	return Loc{Pass: pass, Fused: out}
+}
+
+func appendLoc(ls []Loc, l Loc) []Loc {
+	for _, m := range ls {
+		if m.Equal(l) {
+			return ls
+		}
+	}
+	return append(ls, l)
+}
+
+// Primary returns the first concrete location of l (itself unless fused).
+func (l Loc) Primary() Loc {
+	if len(l.Fused) > 0 {
+		return l.Fused[0]
+	}
+	return l
+}
+
+// String prints file:line using the base name of the file, "?" when unknown,
+// and "fused[pass](a.go:1, b.go:2)" for fused locations.
+func (l Loc) String() string {
+	if len(l.Fused) > 0 {
+		parts := make([]string, len(l.Fused))
+		for i, m := range l.Fused {
+			parts[i] = m.String()
+		}
+		return fmt.Sprintf("fused[%s](%s)", l.Pass, strings.Join(parts, ", "))
+	}
+	if l.File == "" {
+		return "?"
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(l.File), l.Line)
+}
+
+// internalPrefixes are the function-name prefixes of Stela's library
+// packages. A call site is the first frame outside them; Stela's own example
+// programs and tests are user code.
+var internalPrefixes = []string{
+	"github.com/stela-ml/stela/ir.",
+	"github.com/stela-ml/stela/frontend/tensor.",
+	"github.com/stela-ml/stela/frontend/jit.",
+	"github.com/stela-ml/stela/frontend/nn.",
+	"github.com/stela-ml/stela/frontend/optim.",
+	"github.com/stela-ml/stela/passes.",
+	"github.com/stela-ml/stela/lowering.",
+	"github.com/stela-ml/stela/runtime.",
+	"runtime.",
+	"reflect.",
+}
+
+func isInternalFrame(fn string) bool {
+	for _, p := range internalPrefixes {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var locCache sync.Map // pc → pcLoc
+
+type pcLoc struct {
+	user bool
+	loc  Loc
+}
+
+// CallerLoc returns the location of the first stack frame outside Stela's
+// library packages: the user's call site. It walks the frames rather than
+// skipping a fixed count, because inlining and wrappers change the count.
+// What each program counter resolves to is interned, so capture is cheap.
+func CallerLoc() Loc {
+	var pcs [64]uintptr
+	n := goruntime.Callers(2, pcs[:])
+	for _, pc := range pcs[:n] {
+		if l, ok := locCache.Load(pc); ok {
+			if pl := l.(pcLoc); pl.user {
+				return pl.loc
+			}
+			continue
+		}
+		pl := resolvePC(pc)
+		locCache.Store(pc, pl)
+		if pl.user {
+			return pl.loc
+		}
+	}
+	return UnknownLoc
+}
+
+// resolvePC expands one return address (with its inlined frames) and
+// returns its first user frame, if any.
+func resolvePC(pc uintptr) pcLoc {
+	frames := goruntime.CallersFrames([]uintptr{pc})
+	for {
+		fr, more := frames.Next()
+		if fr.Function != "" && !isInternalFrame(fr.Function) {
+			return pcLoc{user: true, loc: Loc{File: fr.File, Line: fr.Line}}
+		}
+		if !more {
+			return pcLoc{}
+		}
+	}
+}
+
+// Error is a located diagnostic: "file.go:LINE: op: message", followed by
+// notes that point at other relevant places.
+type Error struct {
+	Loc   Loc
+	Op    string // the op or pass the message concerns; may be empty
+	Msg   string
+	Notes []Note
+}
+
+// Note is a secondary location attached to an Error.
+type Note struct {
+	Loc Loc
+	Msg string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Loc.Primary().String())
+	b.WriteString(": ")
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	for _, n := range e.Notes {
+		fmt.Fprintf(&b, "\n%s: note: %s", n.Loc.Primary(), n.Msg)
+	}
+	return b.String()
+}
+
+// Errorf builds a located error for an op.
+func Errorf(loc Loc, op, format string, args ...any) *Error {
+	return &Error{Loc: loc, Op: op, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrorList is a list of located errors; it implements error.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	parts := make([]string, len(l))
+	for i, e := range l {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Err returns nil for an empty list, and the list otherwise.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// Sort orders the errors by file and line, keeping the order of equal ones.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Loc.Primary(), l[j].Loc.Primary()
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+}
