@@ -86,3 +86,23 @@ func Zeros(t Type) *Literal {
 
 // Len is the number of elements.
 func (l *Literal) Len() int { return reflect.ValueOf(l.Data).Len() }
+
+// Elem returns element i as its Go value (bool, int8, ..., Float16,
+// BFloat16, float32, float64, complex64, complex128).
+func (l *Literal) Elem(i int) any { return reflect.ValueOf(l.Data).Index(i).Interface() }
+
+// SetElem stores v (of the literal's Go element type) at i.
+func (l *Literal) SetElem(i int, v any) { reflect.ValueOf(l.Data).Index(i).Set(reflect.ValueOf(v)) }
+
+// CopyElem copies element j of src (of the same element type) to element i of l.
+func (l *Literal) CopyElem(i int, src *Literal, j int) {
+	reflect.ValueOf(l.Data).Index(i).Set(reflect.ValueOf(src.Data).Index(j))
+}
+
+// Clone returns a deep copy.
+func (l *Literal) Clone() *Literal {
+	rv := reflect.ValueOf(l.Data)
+	c := reflect.MakeSlice(rv.Type(), rv.Len(), rv.Len())
+	reflect.Copy(c, rv)
+	return &Literal{Type: Type{DType: l.Type.DType, Shape: append([]int{}, l.Type.Shape...)}, Data: c.Interface()}
+}
