@@ -253,7 +253,7 @@ var opTable = [numOps]OpInfo{
 	OpIsFinite:         {Name: "is_finite", Doc: "true where x is neither infinite nor NaN (result i1)", NumArgs: 1, Traits: Pure | Elementwise | FloatOnly, Infer: inferIsFinite, Eval: evalUnary},
 	OpReal:             {Name: "real", Doc: "real part (identity on real floats)", NumArgs: 1, Traits: Pure | Elementwise | flt, Infer: inferRealImag, Eval: evalUnary},
 	OpImag:             {Name: "imag", Doc: "imaginary part (zero on real floats)", NumArgs: 1, Traits: Pure | Elementwise | flt, Infer: inferRealImag, Eval: evalUnary},
-	OpReducePrecision:  {Name: "reduce_precision", Doc: "round to a float format with fewer exponent and mantissa bits", NumArgs: 1, Attr: attrType[ReducePrecisionAttr](), Traits: Pure | Elementwise | FloatOnly, Infer: inferUnary(FloatOnly), Eval: evalUnary},
+	OpReducePrecision:  {Name: "reduce_precision", Doc: "round to a float format with fewer exponent and mantissa bits", NumArgs: 1, Attr: attrType[ReducePrecisionAttr](), Traits: Pure | Elementwise | FloatOnly, Infer: inferReducePrecision, Eval: evalUnary},
 
 	OpAdd:                  binary("add", "x + y (or on i1)", numBool|Commutative),
 	OpSubtract:             binary("subtract", "x - y", num),

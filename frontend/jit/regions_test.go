@@ -1,0 +1,117 @@
+package jit_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/stela-ml/stela/frontend/jit"
+	T "github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/ir"
+)
+
+// count counts the instructions of op directly in f (not in its regions).
+func count(f *ir.Func, op ir.Op) int {
+	n := 0
+	for _, in := range f.Body {
+		if in.Op == op {
+			n++
+		}
+	}
+	return n
+}
+
+func find(f *ir.Func, op ir.Op) *ir.Instr {
+	for _, in := range f.Body {
+		if in.Op == op {
+			return in
+		}
+	}
+	return nil
+}
+
+// A branch that uses only tensors from outside it still computes inside
+// the branch, not before the case: only the branch taken does the work.
+func TestBranchOpsStayInBranches(t *testing.T) {
+	f, err := jit.Trace(func(x, p *tensor) *tensor {
+		return T.Cond(p,
+			func() []*tensor { return []*tensor{T.Exp(x)} },
+			func() []*tensor { return []*tensor{T.MatMul(x, x)} })[0]
+	}, ir.TensorOf(ir.F32, 3, 3), ir.Scalar(ir.Bool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if count(f, ir.OpExp) != 0 || count(f, ir.OpDotGeneral) != 0 {
+		t.Fatalf("branch ops were hoisted out of the case:\n%v", f)
+	}
+	c := find(f, ir.OpCase)
+	if c == nil || count(c.Regions[0], ir.OpExp) != 1 || count(c.Regions[1], ir.OpDotGeneral) != 1 {
+		t.Fatalf("want exponential in branch 0 and dot_general in branch 1:\n%v", f)
+	}
+	if err := ir.Verify(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Inside a traced function, ops on concrete tensors record too, with the
+// tensors as parameters: the program does the work, not the tracer.
+func TestConcreteOpsInsideTraceAreRecorded(t *testing.T) {
+	r, err := jit.TraceFull(func(x *tensor) *tensor {
+		w2 := T.Add(weight, weight)
+		return T.MatMul(x, w2)
+	}, ir.TensorOf(ir.F32, 2, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if count(r.Func, ir.OpAdd) != 1 || len(r.Captured) != 1 || r.Captured[0] != weight {
+		t.Fatalf("want add recorded on the captured weight; captured %v:\n%v", r.Captured, r.Func)
+	}
+}
+
+// Traces on different goroutines do not see each other's current trace.
+func TestConcurrentTraces(t *testing.T) {
+	fn := func(x, p *tensor) []*tensor {
+		y := T.Cond(p,
+			func() []*tensor { return []*tensor{T.Tanh(x)} },
+			func() []*tensor { return []*tensor{T.Neg(x)} })
+		return T.While(
+			func(s []*tensor) *tensor { return T.Less(T.Sum(s[0]), T.ScalarLike(s[0], 100)) },
+			func(s []*tensor) []*tensor { return []*tensor{T.Add(T.Abs(s[0]), T.OnesLike(x))} },
+			y[0])
+	}
+	in := []*tensor{ramp(4), T.Scalar(true)}
+	want, err := jit.Call(fn, in...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				r, err := jit.TraceFull(fn, typesOf(in)...)
+				if err == nil {
+					err = ir.Verify(r.Func)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				got, err := r.Call(in...)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !ir.LiteralEqual(got[0].Literal(), want[0].Literal()) {
+					t.Errorf("traced on a goroutine: %v, want %v", got[0], want[0])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,178 @@
+package tensor
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stela-ml/stela/ir"
+)
+
+// emit is the one place where op functions make instructions. It records
+// the user's call site, picks where the op goes (the newest trace among the
+// operands, else eager), and either appends the instruction to that trace
+// or builds a one-op function of it and runs it on the operands' device:
+// eager execution is a graph of one op, on the same path as a traced
+// program. like, which may be nil, places ops without operands (constants,
+// iota) in the trace or on the device of that tensor.
+//
+// Failures panic with a located *ir.Error; Catch and jit turn them into
+// errors.
+func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func) []*Tensor {
+	loc := ir.CallerLoc()
+	name := op.String()
+	for i, a := range args {
+		if a == nil {
+			panic(ir.Errorf(loc, name, "operand #%d is nil", i))
+		}
+	}
+	tr, err := pickTracer(like, args)
+	if err != nil {
+		panic(ir.Errorf(loc, name, "%v", err))
+	}
+	if tr != nil {
+		outs := record(tr, loc, op, args, attr, regions)
+		res := make([]*Tensor, len(outs))
+		for i, v := range outs {
+			res[i] = symbolic(tr, v)
+		}
+		return res
+	}
+
+	dev, err := eagerDevice(like, args)
+	if err != nil {
+		panic(ir.Errorf(loc, name, "%v", err))
+	}
+	g := newTracer(name, false)
+	outs := record(g, loc, op, args, attr, regions)
+	g.fn.Return(outs...)
+	g.done = true
+	bufs := make([]Buffer, len(g.caps))
+	for i, c := range g.caps {
+		bufs[i] = c.buf
+	}
+	rs, err := dev.Run(g.fn, bufs)
+	if err != nil {
+		panic(located(err, loc, name))
+	}
+	if len(rs) != len(outs) {
+		panic(ir.Errorf(loc, name, "internal error: device %s returned %d results, want %d", dev.Name(), len(rs), len(outs)))
+	}
+	res := make([]*Tensor, len(rs))
+	for i, b := range rs {
+		if !b.Type().Equal(outs[i].Type) {
+			panic(ir.Errorf(loc, name, "internal error: device %s returned %v for result #%d, want %v", dev.Name(), b.Type(), i, outs[i].Type))
+		}
+		res[i] = FromBuffer(b)
+	}
+	return res
+}
+
+// record appends one instruction to tr's function; operands that are not
+// values of tr are captured as parameters.
+func record(tr *Tracer, loc ir.Loc, op ir.Op, args []*Tensor, attr any, regions []*ir.Func) []*ir.Value {
+	vals := make([]*ir.Value, len(args))
+	for i, a := range args {
+		v, err := tr.valueOf(a, loc)
+		if err != nil {
+			panic(ir.Errorf(loc, op.String(), "operand #%d: %v", i, err))
+		}
+		vals[i] = v
+	}
+	outs, err := tr.fn.Emit(loc, op, vals, attr, regions...)
+	if err != nil {
+		panic(located(err, loc, op.String()))
+	}
+	return outs
+}
+
+func eagerDevice(like *Tensor, args []*Tensor) (Device, error) {
+	var dev Device
+	first := 0
+	for i, a := range args {
+		d := a.buf.Device()
+		if dev == nil {
+			dev, first = d, i
+			continue
+		}
+		if d != dev {
+			return nil, fmt.Errorf("operand #%d is on device %s and operand #%d on device %s: move one with To", first, dev.Name(), i, d.Name())
+		}
+	}
+	if dev == nil && like != nil && like.buf != nil {
+		dev = like.buf.Device()
+	}
+	if dev == nil {
+		dev = DefaultDevice()
+	}
+	return dev, nil
+}
+
+// located returns err as a located error: itself if it is one, else a new
+// one at loc.
+func located(err error, loc ir.Loc, op string) *ir.Error {
+	var e *ir.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return ir.Errorf(loc, op, "%v", err)
+}
+
+// fail makes a located error at the user's call site, for checks that op
+// functions make before emitting.
+func fail(op, format string, args ...any) *ir.Error {
+	return ir.Errorf(ir.CallerLoc(), op, format, args...)
+}
+
+// Catch runs fn and returns the located error that an op inside it
+// panicked with (*ir.Error or ir.ErrorList), or nil. Other panics go on.
+func Catch(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			switch e := r.(type) {
+			case *ir.Error:
+				err = e
+			case ir.ErrorList:
+				err = e
+			default:
+				panic(r)
+			}
+		}
+	}()
+	fn()
+	return nil
+}
+
+// Run executes a whole function on concrete tensors, on their device (the
+// default device when there are none), and returns its results. This is
+// what a traced function's compiled form does; jit uses it.
+func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
+	if len(args) != len(f.Params) {
+		return nil, fmt.Errorf("run @%s: %d arguments, want %d", f.Name, len(args), len(f.Params))
+	}
+	bufs := make([]Buffer, len(args))
+	for i, a := range args {
+		if a == nil {
+			return nil, fmt.Errorf("run @%s: argument #%d is nil", f.Name, i)
+		}
+		if a.buf == nil {
+			return nil, fmt.Errorf("run @%s: argument #%d is traced in @%s; Run needs concrete tensors", f.Name, i, a.tr.Name())
+		}
+		if !a.typ.Equal(f.Params[i].Type) {
+			return nil, fmt.Errorf("run @%s: argument #%d has type %v, want %v", f.Name, i, a.typ, f.Params[i].Type)
+		}
+		bufs[i] = a.buf
+	}
+	dev, err := eagerDevice(nil, args)
+	if err != nil {
+		return nil, fmt.Errorf("run @%s: %v", f.Name, err)
+	}
+	rs, err := dev.Run(f, bufs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Tensor, len(rs))
+	for i, b := range rs {
+		out[i] = FromBuffer(b)
+	}
+	return out, nil
+}

@@ -1,0 +1,165 @@
+package tensor
+
+import (
+	"fmt"
+
+	"github.com/stela-ml/stela/ir"
+)
+
+// Tensor is an n-dimensional array. It is either concrete (its values live
+// in a Buffer on a Device) or symbolic (an *ir.Value of a function being
+// traced); op functions accept both, and code written against Tensor
+// does not need to know which it holds. Tensors are immutable.
+type Tensor struct {
+	typ ir.Type
+	buf Buffer    // concrete
+	val *ir.Value // symbolic
+	tr  *Tracer   // symbolic: the trace val belongs to
+}
+
+// FromBuffer wraps a device buffer as a concrete tensor.
+func FromBuffer(b Buffer) *Tensor {
+	return &Tensor{typ: b.Type(), buf: b}
+}
+
+func symbolic(tr *Tracer, v *ir.Value) *Tensor {
+	return &Tensor{typ: v.Type, val: v, tr: tr}
+}
+
+// Type returns the tensor's type (element type and shape).
+func (t *Tensor) Type() ir.Type {
+	return ir.Type{DType: t.typ.DType, Shape: append([]int{}, t.typ.Shape...)}
+}
+
+// Shape returns a copy of the dimensions.
+func (t *Tensor) Shape() []int { return append([]int{}, t.typ.Shape...) }
+
+// DType returns the element type.
+func (t *Tensor) DType() ir.DType { return t.typ.DType }
+
+// Rank is the number of dimensions.
+func (t *Tensor) Rank() int { return len(t.typ.Shape) }
+
+// NumElements is the product of the dimensions.
+func (t *Tensor) NumElements() int { return t.typ.NumElements() }
+
+// Device returns the name of the device that holds a concrete tensor, and
+// "" for a traced one (it lives wherever the compiled program runs).
+func (t *Tensor) Device() string {
+	if t.buf == nil {
+		return ""
+	}
+	return t.buf.Device().Name()
+}
+
+// Traced reports whether t is symbolic: a value in a function being traced.
+// Op code should not need it; jit and debugging output do.
+func (t *Tensor) Traced() bool { return t.val != nil }
+
+// Value returns the IR value of a traced tensor, nil for a concrete one.
+func (t *Tensor) Value() *ir.Value { return t.val }
+
+// Tracer returns the trace that a traced tensor belongs to, nil for a
+// concrete one.
+func (t *Tensor) Tracer() *Tracer { return t.tr }
+
+// Buffer returns the storage of a concrete tensor, nil for a traced one.
+func (t *Tensor) Buffer() Buffer { return t.buf }
+
+// key identifies what a tensor refers to, so that a trace capturing the
+// same value or buffer twice makes one parameter.
+func (t *Tensor) key() any {
+	if t.val != nil {
+		return t.val
+	}
+	return t.buf
+}
+
+// Literal copies a concrete tensor's values to host memory. On a traced
+// tensor it panics with a located error: its values exist only when the
+// compiled program runs.
+func (t *Tensor) Literal() *ir.Literal {
+	if t == nil {
+		panic(fail("literal", "nil tensor"))
+	}
+	if t.buf == nil {
+		panic(fail("literal", "tensor %v is traced in @%s: it has no values until the traced function runs", t.typ, t.tr.Name()))
+	}
+	l, err := t.buf.Literal()
+	if err != nil {
+		panic(fail("literal", "%v", err))
+	}
+	return l
+}
+
+func values[T any](t *Tensor, name string, want ir.DType) []T {
+	if t != nil && t.typ.DType != want {
+		panic(fail(name, "tensor is %v, not %v (Convert it first)", t.typ, want))
+	}
+	return t.Literal().Data.([]T)
+}
+
+// Float32s returns a copy of an f32 tensor's values in row-major order.
+func (t *Tensor) Float32s() []float32 { return values[float32](t, "float32s", ir.F32) }
+
+// Float64s returns a copy of an f64 tensor's values in row-major order.
+func (t *Tensor) Float64s() []float64 { return values[float64](t, "float64s", ir.F64) }
+
+// Int32s returns a copy of an si32 tensor's values in row-major order.
+func (t *Tensor) Int32s() []int32 { return values[int32](t, "int32s", ir.S32) }
+
+// Int64s returns a copy of an si64 tensor's values in row-major order.
+func (t *Tensor) Int64s() []int64 { return values[int64](t, "int64s", ir.S64) }
+
+// Bools returns a copy of an i1 tensor's values in row-major order.
+func (t *Tensor) Bools() []bool { return values[bool](t, "bools", ir.Bool) }
+
+// To returns t on the named device, copying through host memory when it
+// is elsewhere. A traced tensor cannot move: placement inside a traced
+// function is the compiler's business.
+func (t *Tensor) To(device string) *Tensor {
+	if t == nil {
+		panic(fail("to", "nil tensor"))
+	}
+	if t.buf == nil {
+		panic(fail("to", "tensor %v is traced in @%s: cannot move a traced tensor to %q", t.typ, t.tr.Name(), device))
+	}
+	d, err := LookupDevice(device)
+	if err != nil {
+		panic(fail("to", "%v", err))
+	}
+	if t.buf.Device() == d {
+		return t
+	}
+	l, err := t.buf.Literal()
+	if err != nil {
+		panic(fail("to", "%v", err))
+	}
+	b, err := d.Put(l)
+	if err != nil {
+		panic(fail("to", "%v", err))
+	}
+	return FromBuffer(b)
+}
+
+// String prints a concrete tensor like numpy, after a header with its type
+// and device ("Tensor(f32[2,2], host)\n[[1 2]\n [3 4]]"), and a traced one as
+// "Tensor(f32[2,3], traced)".
+func (t *Tensor) String() string {
+	if t == nil {
+		return "Tensor(nil)"
+	}
+	if t.buf == nil {
+		return fmt.Sprintf("Tensor(%v, traced)", t.typ)
+	}
+	head := fmt.Sprintf("Tensor(%v, %s)", t.typ, t.buf.Device().Name())
+	l, err := t.buf.Literal()
+	if err != nil {
+		return head + " <" + err.Error() + ">"
+	}
+	body := FormatLiteral(l)
+	if t.Rank() == 0 {
+		return head + " " + body
+	}
+	return head + "\n" + body
+}

@@ -1,0 +1,191 @@
+package tensor
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/stela-ml/stela/ir"
+)
+
+// traceSeq orders traces by creation. Nesting follows creation: a region
+// (a while body, a case branch) is always traced after the trace that
+// encloses it, so among the traces of an op's operands the newest is the
+// innermost one, and the op records there.
+var traceSeq atomic.Uint64
+
+// Tracer records the ops applied to its symbolic tensors into an ir.Func.
+// jit makes a root tracer per traced function; While, Cond and Switch make
+// region tracers for the closures they are given. A Tracer is not safe
+// for use by several goroutines at once.
+//
+// Closures: a tensor that an op in the trace uses but that does not belong
+// to it is captured as a new trailing parameter of the traced function.
+// For a root trace that is a concrete tensor the function closes over: it
+// becomes a parameter of the program, not a constant baked into it, and is
+// listed by Captured so that callers can pass it in. A region trace captures
+// concrete tensors and values of enclosing traces alike; the op that owns
+// the region passes them in as extra operands.
+type Tracer struct {
+	fn       *ir.Func
+	seq      uint64
+	region   bool
+	done     bool
+	declared int       // parameters made by Param, before any capture
+	caps     []*Tensor // captured outer tensors, in parameter order
+	capParam map[any]*ir.Value
+}
+
+// NewTracer starts a root trace of a function with the given name.
+func NewTracer(name string) *Tracer { return newTracer(name, false) }
+
+func newTracer(name string, region bool) *Tracer {
+	return &Tracer{
+		fn:       ir.NewFunc(name),
+		seq:      traceSeq.Add(1),
+		region:   region,
+		capParam: map[any]*ir.Value{},
+	}
+}
+
+// Name is the traced function's name.
+func (tr *Tracer) Name() string { return tr.fn.Name }
+
+// Func returns the function being built.
+func (tr *Tracer) Func() *ir.Func { return tr.fn }
+
+// Captured lists the outer tensors captured so far, in the order of the
+// trailing parameters they became.
+func (tr *Tracer) Captured() []*Tensor { return append([]*Tensor{}, tr.caps...) }
+
+// Done reports whether the trace is finished: its tensors may no longer be
+// used in ops.
+func (tr *Tracer) Done() bool { return tr.done }
+
+// Param declares the next parameter and returns it as a symbolic tensor.
+// All parameters must be declared before the first op runs, because
+// captured tensors become the trailing parameters.
+func (tr *Tracer) Param(t ir.Type, loc ir.Loc) *Tensor {
+	if tr.done {
+		panic(fmt.Sprintf("tensor: Param on finished trace @%s", tr.fn.Name))
+	}
+	if len(tr.caps) > 0 {
+		panic(fmt.Sprintf("tensor: Param on trace @%s after it captured a tensor", tr.fn.Name))
+	}
+	v := tr.fn.AddParam(ir.Type{DType: t.DType, Shape: append([]int{}, t.Shape...)}, loc)
+	tr.declared++
+	return symbolic(tr, v)
+}
+
+// Finish sets the function's results and ends the trace. Results that are
+// not values of the trace (a concrete tensor, an input returned as is
+// counts as a value) are captured like any operand. It returns the
+// function and the concrete tensors captured as its trailing parameters.
+func (tr *Tracer) Finish(results ...*Tensor) (*ir.Func, []*Tensor, error) {
+	if tr.done {
+		return nil, nil, fmt.Errorf("trace @%s: already finished", tr.fn.Name)
+	}
+	loc := ir.CallerLoc()
+	err := Catch(func() { tr.setResults(loc, results) })
+	tr.done = true
+	if err != nil {
+		return nil, nil, err
+	}
+	return tr.fn, tr.Captured(), nil
+}
+
+// Discard ends the trace without results, after a failure.
+func (tr *Tracer) Discard() { tr.done = true }
+
+func (tr *Tracer) setResults(loc ir.Loc, results []*Tensor) {
+	vals := make([]*ir.Value, len(results))
+	for i, r := range results {
+		if r == nil {
+			panic(ir.Errorf(loc, "return", "result #%d of @%s is nil", i, tr.fn.Name))
+		}
+		v, err := tr.valueOf(r, loc)
+		if err != nil {
+			panic(ir.Errorf(loc, "return", "result #%d: %v", i, err))
+		}
+		vals[i] = v
+	}
+	tr.fn.Return(vals...)
+}
+
+// valueOf returns the value that stands for t in this trace: t's own value,
+// or the parameter that captures it.
+func (tr *Tracer) valueOf(t *Tensor, loc ir.Loc) (*ir.Value, error) {
+	if t.tr == tr {
+		return t.val, nil
+	}
+	if t.tr != nil {
+		if t.tr.done {
+			return nil, fmt.Errorf("tensor %v belongs to trace @%s, which has finished (a traced tensor escaped its function)", t.typ, t.tr.Name())
+		}
+		if !tr.region {
+			return nil, fmt.Errorf("tensor %v belongs to trace @%s, but this op records into trace @%s: tensors of two traces cannot be mixed", t.typ, t.tr.Name(), tr.Name())
+		}
+	}
+	k := t.key()
+	if p, ok := tr.capParam[k]; ok {
+		return p, nil
+	}
+	p := tr.fn.AddParam(t.Type(), loc)
+	tr.caps = append(tr.caps, t)
+	tr.capParam[k] = p
+	return p, nil
+}
+
+// pickTracer chooses where an op records: the newest of the traces of its
+// operands (and like's, for ops without operands) and the goroutine's
+// current trace, or nil to run eagerly when there is none. Operands of
+// another root trace are an error that names both.
+func pickTracer(like *Tensor, args []*Tensor) (*Tracer, error) {
+	var best *Tracer
+	consider := func(t *Tensor, what string) error {
+		if t == nil || t.tr == nil {
+			return nil
+		}
+		if t.tr.done {
+			return fmt.Errorf("%s belongs to trace @%s, which has finished (a traced tensor escaped its function)", what, t.tr.Name())
+		}
+		if best == nil || t.tr.seq > best.seq {
+			best = t.tr
+		}
+		return nil
+	}
+	if err := consider(like, "the reference tensor"); err != nil {
+		return nil, err
+	}
+	for i, a := range args {
+		if err := consider(a, fmt.Sprintf("operand #%d", i)); err != nil {
+			return nil, err
+		}
+	}
+	// The goroutine's current trace wins over older traces: it was opened
+	// inside them (a region in the function that encloses it) and the op
+	// is part of its closure.
+	if cur := currentTracer(); cur != nil && !cur.done && (best == nil || best.seq < cur.seq) {
+		best = cur
+	}
+	if best == nil || best.region {
+		// A region captures what is not its own; enclosing traces check
+		// the captured tensors when the region's op records into them.
+		return best, nil
+	}
+	for i, a := range args {
+		if a.tr != nil && a.tr != best {
+			j := firstOf(args, best)
+			return nil, fmt.Errorf("operand #%d belongs to trace @%s and operand #%d to trace @%s: tensors of two traces cannot be mixed", i, a.tr.Name(), j, best.Name())
+		}
+	}
+	return best, nil
+}
+
+func firstOf(args []*Tensor, tr *Tracer) int {
+	for i, a := range args {
+		if a.tr == tr {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,593 @@
+package pjrt
+
+/*
+#include "pjrt_cgo.h"
+*/
+import "C"
+
+import (
+	"reflect"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/stela-ml/stela/ir"
+)
+
+// Buffer is an array on a device (PJRT_Buffer). Destroy it, or let it be
+// collected. It is safe for concurrent use; Destroy waits for calls in
+// flight.
+type Buffer struct {
+	client *Client
+	h      *handle
+
+	mu     sync.Mutex // guards the cached shape below
+	known  bool
+	btype  BufferType
+	dims   []int
+	device *Device
+}
+
+// newBuffer wraps a buffer the plugin returned; the caller holds a client
+// reference.
+func (c *Client) newBuffer(b *C.PJRT_Buffer) *Buffer {
+	p := c.plugin
+	buf := &Buffer{client: c, h: newHandle(c.core, unsafe.Pointer(b), func(ptr unsafe.Pointer) {
+		var a C.PJRT_Buffer_Destroy_Args
+		a.buffer = (*C.PJRT_Buffer)(ptr)
+		_ = p.callBufferDestroy(&a)
+	})}
+	runtime.AddCleanup(buf, (*handle).destroy, buf.h)
+	return buf
+}
+
+// HostArray is an array in host memory, the source of BufferFromHost.
+type HostArray struct {
+	DType ir.DType
+	Dims  []int
+	// Data holds the elements: dense and row-major unless ByteStrides is
+	// set. Bool elements are one byte each, 0 or 1.
+	Data []byte
+	// ByteStrides, if not nil, gives for each dimension the distance in
+	// bytes between consecutive elements along it; strides may be negative
+	// or zero (broadcast).
+	ByteStrides []int
+	// Offset is the position in Data of element [0, ..., 0] (non-zero with
+	// negative strides, or for a view into a larger array).
+	Offset int
+}
+
+// numElements is the product of dims, or an error for a negative one.
+func numElements(op string, dims []int) (int, error) {
+	n := 1
+	for i, d := range dims {
+		if d < 0 {
+			return 0, errorf(op, CodeInvalidArgument, "dimension %d is %d", i, d)
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+// check validates a against its own description: every element it
+// addresses must lie within Data.
+func (a *HostArray) check(op string) (BufferType, int, error) {
+	bt, err := BufferTypeOf(a.DType)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, err := numElements(op, a.Dims)
+	if err != nil {
+		return 0, 0, err
+	}
+	size := a.DType.Size()
+	if n == 0 {
+		return bt, 0, nil
+	}
+	lo, hi := 0, size // byte range touched, relative to element [0...0]
+	if a.ByteStrides == nil {
+		hi = n * size
+	} else {
+		if len(a.ByteStrides) != len(a.Dims) {
+			return 0, 0, errorf(op, CodeInvalidArgument, "%d byte strides for %d dimensions", len(a.ByteStrides), len(a.Dims))
+		}
+		for i, s := range a.ByteStrides {
+			if s > 0 {
+				hi += (a.Dims[i] - 1) * s
+			} else {
+				lo += (a.Dims[i] - 1) * s
+			}
+		}
+	}
+	if a.Offset+lo < 0 || a.Offset+hi > len(a.Data) {
+		return 0, 0, errorf(op, CodeInvalidArgument, "array %v%v addresses bytes [%d, %d) of %d-byte data",
+			a.DType, a.Dims, a.Offset+lo, a.Offset+hi, len(a.Data))
+	}
+	return bt, n, nil
+}
+
+// BufferFromHost copies a to dev (nil: the client's first addressable
+// device) and waits until the host data is no longer needed.
+func (c *Client) BufferFromHost(a HostArray, dev *Device) (*Buffer, error) {
+	return c.bufferFromHost(a, dev, nil)
+}
+
+// BufferFromHostToMemory copies a into the memory space mem.
+func (c *Client) BufferFromHostToMemory(a HostArray, mem *Memory) (*Buffer, error) {
+	if mem == nil {
+		return nil, errorf("Client.BufferFromHost", CodeInvalidArgument, "nil memory")
+	}
+	return c.bufferFromHost(a, nil, mem)
+}
+
+func (c *Client) bufferFromHost(a HostArray, dev *Device, mem *Memory) (*Buffer, error) {
+	const op = "Client.BufferFromHost"
+	bt, n, err := a.check(op)
+	if err != nil {
+		return nil, err
+	}
+	if mem == nil && dev == nil {
+		if len(c.addressable) == 0 {
+			return nil, errorf(op, CodeFailedPrecondition, "client has no addressable device")
+		}
+		dev = c.addressable[0]
+	}
+	if (dev != nil && dev.client.core != c.core) || (mem != nil && mem.client.core != c.core) {
+		return nil, errorf(op, CodeInvalidArgument, "device or memory of another client")
+	}
+	client, err := c.core.acquire(op)
+	if err != nil {
+		return nil, err
+	}
+	defer c.core.release()
+
+	// dims and strides are copied to C; the data is pinned where it is.
+	rank := len(a.Dims)
+	cdims := (*C.int64_t)(C.calloc(C.size_t(max(rank, 1)), 8))
+	defer C.free(unsafe.Pointer(cdims))
+	for i, d := range a.Dims {
+		unsafe.Slice(cdims, rank)[i] = C.int64_t(d)
+	}
+	var args C.PJRT_Client_BufferFromHostBuffer_Args
+	if a.ByteStrides != nil && rank > 0 {
+		cstrides := (*C.int64_t)(C.calloc(C.size_t(rank), 8))
+		defer C.free(unsafe.Pointer(cstrides))
+		for i, s := range a.ByteStrides {
+			unsafe.Slice(cstrides, rank)[i] = C.int64_t(s)
+		}
+		args.byte_strides = cstrides
+		args.num_byte_strides = C.size_t(rank)
+	}
+	var pin runtime.Pinner
+	defer pin.Unpin() // after done_with_host_buffer has fired
+	if n == 0 {
+		args.data = C.stela_empty_data()
+	} else {
+		ptr := unsafe.Pointer(&a.Data[a.Offset])
+		pin.Pin(ptr)
+		args.data = ptr
+	}
+	args.client = (*C.PJRT_Client)(client)
+	args._type = C.PJRT_Buffer_Type(bt)
+	args.dims = cdims
+	args.num_dims = C.size_t(rank)
+	// The plugin may read the data until done_with_host_buffer fires,
+	// which is awaited below; copying during the call is also allowed.
+	args.host_buffer_semantics = C.PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes
+	if mem != nil {
+		args.memory = mem.ptr
+	} else {
+		args.device = dev.ptr
+	}
+	if err := c.plugin.callClientBufferFromHostBuffer(&args); err != nil {
+		return nil, err
+	}
+	if args.buffer == nil {
+		c.plugin.destroyEvent(args.done_with_host_buffer)
+		return nil, errorf("Client_BufferFromHostBuffer", CodeInternal, "plugin returned no buffer and no error")
+	}
+	buf := c.newBuffer(args.buffer)
+	if err := c.plugin.await(args.done_with_host_buffer); err != nil {
+		buf.Destroy()
+		return nil, err
+	}
+	buf.known, buf.btype, buf.dims, buf.device = true, bt, append([]int{}, a.Dims...), dev
+	runtime.KeepAlive(a.Data)
+	return buf, nil
+}
+
+// BufferFromLiteral copies a literal to dev (nil: the first addressable
+// device).
+func (c *Client) BufferFromLiteral(l *ir.Literal, dev *Device) (*Buffer, error) {
+	data, err := literalBytes(l)
+	if err != nil {
+		return nil, err
+	}
+	buf, err := c.BufferFromHost(HostArray{DType: l.Type.DType, Dims: l.Type.Shape, Data: data}, dev)
+	runtime.KeepAlive(l.Data)
+	return buf, err
+}
+
+// literalBytes views a literal's elements as bytes (no copy).
+func literalBytes(l *ir.Literal) ([]byte, error) {
+	rv := reflect.ValueOf(l.Data)
+	if et := ir.GoElemType(l.Type.DType); et == nil || rv.Kind() != reflect.Slice || rv.Type().Elem() != et {
+		return nil, errorf("Client.BufferFromLiteral", CodeInvalidArgument, "literal of %v holds %T", l.Type.DType, l.Data)
+	}
+	n := rv.Len() * l.Type.DType.Size()
+	if n == 0 {
+		return nil, nil
+	}
+	return unsafe.Slice((*byte)(rv.UnsafePointer()), n), nil
+}
+
+// shape reads (once) the buffer's element type and dimensions.
+func (b *Buffer) shape(op string) (BufferType, []int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.known {
+		return b.btype, b.dims, nil
+	}
+	ptr, err := b.h.use(op)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer b.h.done()
+	p := b.client.plugin
+	var ta C.PJRT_Buffer_ElementType_Args
+	ta.buffer = (*C.PJRT_Buffer)(ptr)
+	if err := p.callBufferElementType(&ta); err != nil {
+		return 0, nil, err
+	}
+	var da C.PJRT_Buffer_Dimensions_Args
+	da.buffer = (*C.PJRT_Buffer)(ptr)
+	if err := p.callBufferDimensions(&da); err != nil {
+		return 0, nil, err
+	}
+	dims := make([]int, int(da.num_dims))
+	if len(dims) > 0 {
+		for i, d := range unsafe.Slice(da.dims, len(dims)) {
+			dims[i] = int(d)
+		}
+	}
+	b.known, b.btype, b.dims = true, BufferType(ta._type), dims
+	return b.btype, b.dims, nil
+}
+
+// Type is the buffer's PJRT element type.
+func (b *Buffer) Type() (BufferType, error) {
+	t, _, err := b.shape("Buffer.Type")
+	return t, err
+}
+
+// DType is the buffer's element type as Stela's; an error for PJRT types
+// Stela does not have.
+func (b *Buffer) DType() (ir.DType, error) {
+	t, _, err := b.shape("Buffer.DType")
+	if err != nil {
+		return ir.InvalidDType, err
+	}
+	d, ok := t.DType()
+	if !ok {
+		return ir.InvalidDType, errorf("Buffer.DType", CodeUnimplemented, "element type %v has no ir.DType", t)
+	}
+	return d, nil
+}
+
+// Dims are the buffer's dimensions (the slice is shared: do not modify).
+func (b *Buffer) Dims() ([]int, error) {
+	_, d, err := b.shape("Buffer.Dims")
+	return d, err
+}
+
+// Client is the client the buffer belongs to.
+func (b *Buffer) Client() *Client { return b.client }
+
+// Device is the device holding the buffer.
+func (b *Buffer) Device() (*Device, error) {
+	b.mu.Lock()
+	dev := b.device
+	b.mu.Unlock()
+	if dev != nil {
+		return dev, nil
+	}
+	ptr, err := b.h.use("Buffer.Device")
+	if err != nil {
+		return nil, err
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_Device_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	if err := b.client.plugin.callBufferDevice(&a); err != nil {
+		return nil, err
+	}
+	if dev, err = b.client.device(a.device); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.device = dev
+	b.mu.Unlock()
+	return dev, nil
+}
+
+// Memory is the memory space holding the buffer.
+func (b *Buffer) Memory() (*Memory, error) {
+	ptr, err := b.h.use("Buffer.Memory")
+	if err != nil {
+		return nil, err
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_Memory_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	if err := b.client.plugin.callBufferMemory(&a); err != nil {
+		return nil, err
+	}
+	if mem := b.client.memoryByPtr[unsafe.Pointer(a.memory)]; mem != nil {
+		return mem, nil
+	}
+	return nil, errorf("Buffer.Memory", CodeInternal, "plugin returned a memory the client did not list")
+}
+
+// OnDeviceSize is the buffer's size in device memory, in bytes.
+func (b *Buffer) OnDeviceSize() (int, error) {
+	ptr, err := b.h.use("Buffer.OnDeviceSize")
+	if err != nil {
+		return 0, err
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_OnDeviceSizeInBytes_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	if err := b.client.plugin.callBufferOnDeviceSizeInBytes(&a); err != nil {
+		return 0, err
+	}
+	return int(a.on_device_size_in_bytes), nil
+}
+
+// rowMajor is a C Tiled layout [rank-1, ..., 0]; free it with C.free of
+// both pointers.
+func rowMajorLayout(rank int) (*C.PJRT_Buffer_MemoryLayout, *C.int64_t) {
+	l := (*C.PJRT_Buffer_MemoryLayout)(C.calloc(1, C.size_t(unsafe.Sizeof(C.PJRT_Buffer_MemoryLayout{}))))
+	m2m := (*C.int64_t)(C.calloc(C.size_t(max(rank, 1)), 8))
+	for i := range rank {
+		unsafe.Slice(m2m, rank)[i] = C.int64_t(rank - 1 - i)
+	}
+	C.stela_layout_row_major(l, m2m, C.size_t(rank))
+	return l, m2m
+}
+
+// HostSize is the number of bytes ToHost writes (asked of the plugin:
+// PJRT_Buffer_ToHostBuffer with no destination).
+func (b *Buffer) HostSize() (int, error) {
+	_, dims, err := b.shape("Buffer.HostSize")
+	if err != nil {
+		return 0, err
+	}
+	ptr, err := b.h.use("Buffer.HostSize")
+	if err != nil {
+		return 0, err
+	}
+	defer b.h.done()
+	layout, m2m := rowMajorLayout(len(dims))
+	defer C.free(unsafe.Pointer(layout))
+	defer C.free(unsafe.Pointer(m2m))
+	var a C.PJRT_Buffer_ToHostBuffer_Args
+	a.src = (*C.PJRT_Buffer)(ptr)
+	a.host_layout = layout
+	if err := b.client.plugin.callBufferToHostBuffer(&a); err != nil {
+		return 0, err
+	}
+	return int(a.dst_size), nil
+}
+
+// ToHost copies the buffer into dst, dense and row-major, and waits for
+// the copy. dst must hold at least HostSize bytes.
+func (b *Buffer) ToHost(dst []byte) error {
+	const op = "Buffer.ToHost"
+	t, dims, err := b.shape(op)
+	if err != nil {
+		return err
+	}
+	var size int
+	if d, ok := t.DType(); ok {
+		n, _ := numElements(op, dims)
+		size = n * d.Size()
+	} else if size, err = b.HostSize(); err != nil {
+		return err
+	}
+	if len(dst) < size {
+		return errorf(op, CodeInvalidArgument, "destination has %d bytes, the %v%v buffer needs %d", len(dst), t, dims, size)
+	}
+	if size == 0 {
+		return nil
+	}
+	ptr, err := b.h.use(op)
+	if err != nil {
+		return err
+	}
+	defer b.h.done()
+	layout, m2m := rowMajorLayout(len(dims))
+	defer C.free(unsafe.Pointer(layout))
+	defer C.free(unsafe.Pointer(m2m))
+	var pin runtime.Pinner
+	defer pin.Unpin() // after the copy's event
+	pin.Pin(&dst[0])
+	var a C.PJRT_Buffer_ToHostBuffer_Args
+	a.src = (*C.PJRT_Buffer)(ptr)
+	a.host_layout = layout
+	a.dst = unsafe.Pointer(&dst[0])
+	a.dst_size = C.size_t(size)
+	if err := b.client.plugin.callBufferToHostBuffer(&a); err != nil {
+		return err
+	}
+	return b.client.plugin.await(a.event)
+}
+
+// HostBytes returns the buffer's contents, dense and row-major.
+func (b *Buffer) HostBytes() ([]byte, error) {
+	t, dims, err := b.shape("Buffer.HostBytes")
+	if err != nil {
+		return nil, err
+	}
+	var size int
+	if d, ok := t.DType(); ok {
+		n, _ := numElements("Buffer.HostBytes", dims)
+		size = n * d.Size()
+	} else if size, err = b.HostSize(); err != nil {
+		return nil, err
+	}
+	dst := make([]byte, size)
+	if err := b.ToHost(dst); err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+// ToLiteral copies the buffer into a new literal.
+func (b *Buffer) ToLiteral() (*ir.Literal, error) {
+	d, err := b.DType()
+	if err != nil {
+		return nil, err
+	}
+	dims, err := b.Dims()
+	if err != nil {
+		return nil, err
+	}
+	t := ir.TensorOf(d, append([]int{}, dims...)...)
+	n := t.NumElements()
+	if d == ir.Bool {
+		// Normalize: a Go bool must be 0 or 1.
+		raw := make([]byte, n)
+		if err := b.ToHost(raw); err != nil {
+			return nil, err
+		}
+		vals := make([]bool, n)
+		for i, v := range raw {
+			vals[i] = v != 0
+		}
+		return ir.NewLiteral(t, vals)
+	}
+	data := reflect.MakeSlice(reflect.SliceOf(ir.GoElemType(d)), n, n)
+	if n > 0 {
+		bytes := unsafe.Slice((*byte)(data.UnsafePointer()), n*d.Size())
+		if err := b.ToHost(bytes); err != nil {
+			return nil, err
+		}
+	}
+	return ir.NewLiteral(t, data.Interface())
+}
+
+// CopyToDevice copies the buffer to another device of the same client.
+func (b *Buffer) CopyToDevice(dev *Device) (*Buffer, error) {
+	const op = "Buffer.CopyToDevice"
+	if dev == nil || dev.client.core != b.client.core {
+		return nil, errorf(op, CodeInvalidArgument, "device is nil or of another client")
+	}
+	ptr, err := b.h.use(op)
+	if err != nil {
+		return nil, err
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_CopyToDevice_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	a.dst_device = dev.ptr
+	if err := b.client.plugin.callBufferCopyToDevice(&a); err != nil {
+		return nil, err
+	}
+	if a.dst_buffer == nil {
+		return nil, errorf("Buffer_CopyToDevice", CodeInternal, "plugin returned no buffer and no error")
+	}
+	out := b.client.newBuffer(a.dst_buffer)
+	out.device = dev
+	return out, nil
+}
+
+// CopyToMemory copies the buffer to a memory space of the same client.
+func (b *Buffer) CopyToMemory(mem *Memory) (*Buffer, error) {
+	const op = "Buffer.CopyToMemory"
+	if mem == nil || mem.client.core != b.client.core {
+		return nil, errorf(op, CodeInvalidArgument, "memory is nil or of another client")
+	}
+	ptr, err := b.h.use(op)
+	if err != nil {
+		return nil, err
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_CopyToMemory_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	a.dst_memory = mem.ptr
+	if err := b.client.plugin.callBufferCopyToMemory(&a); err != nil {
+		return nil, err
+	}
+	if a.dst_buffer == nil {
+		return nil, errorf("Buffer_CopyToMemory", CodeInternal, "plugin returned no buffer and no error")
+	}
+	return b.client.newBuffer(a.dst_buffer), nil
+}
+
+// ReadyEvent returns an event that fires when the buffer's data is ready
+// (or has failed to be computed).
+func (b *Buffer) ReadyEvent() (*Event, error) {
+	ptr, err := b.h.use("Buffer.ReadyEvent")
+	if err != nil {
+		return nil, err
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_ReadyEvent_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	if err := b.client.plugin.callBufferReadyEvent(&a); err != nil {
+		return nil, err
+	}
+	if a.event == nil {
+		return nil, errorf("Buffer_ReadyEvent", CodeInternal, "plugin returned no event and no error")
+	}
+	return b.client.newEvent(a.event), nil
+}
+
+// Delete drops the buffer's device memory but keeps the handle: later uses
+// fail (in the plugin) and IsDeleted reports true. Destroy still frees it.
+func (b *Buffer) Delete() error {
+	ptr, err := b.h.use("Buffer.Delete")
+	if err != nil {
+		return err
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_Delete_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	return b.client.plugin.callBufferDelete(&a)
+}
+
+// IsDeleted reports whether the buffer's memory was dropped (Delete, or
+// donation to an execution). A destroyed buffer counts as deleted.
+func (b *Buffer) IsDeleted() (bool, error) {
+	ptr, err := b.h.use("Buffer.IsDeleted")
+	if err != nil {
+		return true, nil
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_IsDeleted_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	if err := b.client.plugin.callBufferIsDeleted(&a); err != nil {
+		return false, err
+	}
+	return bool(a.is_deleted), nil
+}
+
+// UnsafePointer is the address of the buffer's device memory, for plugins
+// whose memory the host can reach.
+func (b *Buffer) UnsafePointer() (uintptr, error) {
+	ptr, err := b.h.use("Buffer.UnsafePointer")
+	if err != nil {
+		return 0, err
+	}
+	defer b.h.done()
+	var a C.PJRT_Buffer_UnsafePointer_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	if err := b.client.plugin.callBufferUnsafePointer(&a); err != nil {
+		return 0, err
+	}
+	return uintptr(a.buffer_pointer), nil
+}
+
+// Destroy frees the buffer. It is idempotent and waits for calls in flight
+// on the buffer.
+func (b *Buffer) Destroy() { b.h.destroy() }

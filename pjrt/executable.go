@@ -1,0 +1,428 @@
+package pjrt
+
+/*
+#include "pjrt_cgo.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"runtime"
+	"unsafe"
+)
+
+// LoadedExecutable is a compiled program bound to a client's devices
+// (PJRT_LoadedExecutable, with its PJRT_Executable for the queries).
+// Destroy it, or let it be collected.
+type LoadedExecutable struct {
+	client *Client
+	h      *handle
+	exe    *C.PJRT_Executable // may be nil: plugin lacks GetExecutable
+	// Read once at compile time.
+	portable      bool
+	name          string
+	numReplicas   int
+	numPartitions int
+	numOutputs    int
+	outputTypes   []BufferType
+	outputDims    [][]int
+	devices       []*Device
+}
+
+// newLoadedExecutable wraps a compiled executable; the caller holds a
+// client reference.
+func (c *Client) newLoadedExecutable(loaded *C.PJRT_LoadedExecutable, portable bool) *LoadedExecutable {
+	p := c.plugin
+	var ga C.PJRT_LoadedExecutable_GetExecutable_Args
+	ga.loaded_executable = loaded
+	var exe *C.PJRT_Executable
+	if err := p.callLoadedExecutableGetExecutable(&ga); err == nil {
+		exe = ga.executable
+	}
+	e := &LoadedExecutable{client: c, exe: exe, portable: portable, numReplicas: 1, numPartitions: 1, numOutputs: -1}
+	e.h = newHandle(c.core, unsafe.Pointer(loaded), func(ptr unsafe.Pointer) {
+		if exe != nil {
+			var a C.PJRT_Executable_Destroy_Args
+			a.executable = exe
+			_ = p.callExecutableDestroy(&a)
+		}
+		var a C.PJRT_LoadedExecutable_Destroy_Args
+		a.executable = (*C.PJRT_LoadedExecutable)(ptr)
+		_ = p.callLoadedExecutableDestroy(&a)
+	})
+	runtime.AddCleanup(e, (*handle).destroy, e.h)
+	return e
+}
+
+// describe reads the executable's properties. The number of outputs is
+// required (Execute sizes its output arrays with it); the rest is optional.
+func (e *LoadedExecutable) describe() error {
+	p := e.client.plugin
+	if e.exe == nil {
+		return errorf("LoadedExecutable_GetExecutable", CodeUnimplemented, "plugin %s cannot describe executables", p.path)
+	}
+	{
+		var a C.PJRT_Executable_NumOutputs_Args
+		a.executable = e.exe
+		if err := p.callExecutableNumOutputs(&a); err != nil {
+			return err
+		}
+		e.numOutputs = int(a.num_outputs)
+	}
+	{
+		var a C.PJRT_Executable_Name_Args
+		a.executable = e.exe
+		if err := optional(p.callExecutableName(&a)); err != nil {
+			return err
+		}
+		e.name = goString(a.executable_name, a.executable_name_size)
+	}
+	{
+		var a C.PJRT_Executable_NumReplicas_Args
+		a.executable = e.exe
+		err := p.callExecutableNumReplicas(&a)
+		if optional(err) != nil {
+			return err
+		} else if err == nil {
+			e.numReplicas = int(a.num_replicas)
+		}
+	}
+	{
+		var a C.PJRT_Executable_NumPartitions_Args
+		a.executable = e.exe
+		err := p.callExecutableNumPartitions(&a)
+		if optional(err) != nil {
+			return err
+		} else if err == nil {
+			e.numPartitions = int(a.num_partitions)
+		}
+	}
+	{
+		var a C.PJRT_Executable_OutputElementTypes_Args
+		a.executable = e.exe
+		err := p.callExecutableOutputElementTypes(&a)
+		if optional(err) != nil {
+			return err
+		} else if err == nil && a.output_types != nil {
+			for _, t := range unsafe.Slice(a.output_types, int(a.num_output_types)) {
+				e.outputTypes = append(e.outputTypes, BufferType(t))
+			}
+		}
+	}
+	{
+		var a C.PJRT_Executable_OutputDimensions_Args
+		a.executable = e.exe
+		err := p.callExecutableOutputDimensions(&a)
+		if optional(err) != nil {
+			return err
+		} else if err == nil && a.dim_sizes != nil {
+			ranks := unsafe.Slice(a.dim_sizes, int(a.num_outputs))
+			total := 0
+			for _, r := range ranks {
+				total += int(r)
+			}
+			var dims []C.int64_t
+			if total > 0 {
+				dims = unsafe.Slice(a.dims, total)
+			}
+			for _, r := range ranks {
+				d := make([]int, int(r))
+				for i := range d {
+					d[i] = int(dims[i])
+				}
+				dims = dims[int(r):]
+				e.outputDims = append(e.outputDims, d)
+			}
+		}
+	}
+	{
+		var a C.PJRT_LoadedExecutable_AddressableDevices_Args
+		ptr, _ := e.h.use("describe")
+		a.executable = (*C.PJRT_LoadedExecutable)(ptr)
+		err := p.callLoadedExecutableAddressableDevices(&a)
+		e.h.done()
+		if optional(err) != nil {
+			return err
+		}
+		for _, d := range cDevices(a.addressable_devices, a.num_addressable_devices) {
+			dev, err := e.client.device(d)
+			if err != nil {
+				return err
+			}
+			e.devices = append(e.devices, dev)
+		}
+	}
+	return nil
+}
+
+// Name is the program's name (the module's, for StableHLO).
+func (e *LoadedExecutable) Name() string { return e.name }
+
+// NumOutputs is the number of results per device (results are untupled).
+func (e *LoadedExecutable) NumOutputs() int { return e.numOutputs }
+
+// NumReplicas and NumPartitions are the program's device shape.
+func (e *LoadedExecutable) NumReplicas() int { return e.numReplicas }
+
+// NumPartitions: see NumReplicas.
+func (e *LoadedExecutable) NumPartitions() int { return e.numPartitions }
+
+// Portable reports whether the executable was compiled without a device
+// assignment, to run on any one device chosen at execute time.
+func (e *LoadedExecutable) Portable() bool { return e.portable }
+
+// OutputTypes are the element types of the outputs (nil if the plugin does
+// not say).
+func (e *LoadedExecutable) OutputTypes() []BufferType { return e.outputTypes }
+
+// OutputDims are the dimensions of the outputs (nil if the plugin does not
+// say).
+func (e *LoadedExecutable) OutputDims() [][]int { return e.outputDims }
+
+// AddressableDevices are the devices the executable runs on, in the order
+// ExecuteDevices takes argument lists (the device assignment's order).
+func (e *LoadedExecutable) AddressableDevices() []*Device { return e.devices }
+
+// Client is the client the executable was compiled by.
+func (e *LoadedExecutable) Client() *Client { return e.client }
+
+// Destroy frees the executable. It is idempotent; buffers it made stay
+// valid.
+func (e *LoadedExecutable) Destroy() { e.h.destroy() }
+
+// ExecuteOptions modify an execution.
+type ExecuteOptions struct {
+	// Device runs a portable executable on this device. Nil: the device of
+	// the first argument, else the client's first addressable device.
+	// Ignored for executables compiled with a device assignment.
+	Device *Device
+	// Donate lists the arguments (by index) whose buffers the executable
+	// may consume, e.g. to write an output in place. A donated buffer must
+	// not be used afterwards, except to Destroy it. All other arguments are
+	// passed as non-donatable.
+	Donate []int
+	// LaunchID identifies the launch to collectives across processes.
+	LaunchID int
+}
+
+// Execution is a launched execution: one output list and one completion
+// event per device. Outputs may be used (their reads wait) before the
+// events fire.
+type Execution struct {
+	Outputs [][]*Buffer
+	Done    []*Event // nil entries where the plugin gave no event
+}
+
+// Await waits for every device, destroys the events and returns the
+// errors, joined.
+func (x *Execution) Await() error {
+	var errs []error
+	for i, ev := range x.Done {
+		if ev == nil {
+			continue
+		}
+		if err := ev.Await(); err != nil {
+			errs = append(errs, err)
+		}
+		ev.Destroy()
+		x.Done[i] = nil
+	}
+	return errors.Join(errs...)
+}
+
+// Execute runs the executable on one device with args and waits for the
+// outputs: a portable executable on the device of args[0] (else the
+// client's first device), any other on its one device.
+func (e *LoadedExecutable) Execute(args ...*Buffer) ([]*Buffer, error) {
+	outs, err := e.run([][]*Buffer{args}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return outs[0], nil
+}
+
+// ExecuteOn runs a portable executable on dev.
+func (e *LoadedExecutable) ExecuteOn(dev *Device, args ...*Buffer) ([]*Buffer, error) {
+	outs, err := e.run([][]*Buffer{args}, &ExecuteOptions{Device: dev})
+	if err != nil {
+		return nil, err
+	}
+	return outs[0], nil
+}
+
+// ExecuteDevices runs an executable compiled for several devices: one
+// argument list per device, in AddressableDevices order, and one output
+// list per device back.
+func (e *LoadedExecutable) ExecuteDevices(argLists [][]*Buffer) ([][]*Buffer, error) {
+	return e.run(argLists, nil)
+}
+
+// run launches and waits; on failure it destroys the outputs.
+func (e *LoadedExecutable) run(argLists [][]*Buffer, opts *ExecuteOptions) ([][]*Buffer, error) {
+	x, err := e.Launch(argLists, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.Await(); err != nil {
+		for _, list := range x.Outputs {
+			for _, b := range list {
+				b.Destroy()
+			}
+		}
+		return nil, err
+	}
+	return x.Outputs, nil
+}
+
+// Launch starts an execution without waiting for it
+// (PJRT_LoadedExecutable_Execute): argLists holds one argument list per
+// device (one list for a portable executable). opts may be nil.
+func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*Execution, error) {
+	const op = "LoadedExecutable.Execute"
+	if opts == nil {
+		opts = &ExecuteOptions{}
+	}
+	c := e.client
+	p := c.plugin
+	nDev := len(argLists)
+	if nDev == 0 {
+		return nil, errorf(op, CodeInvalidArgument, "no argument lists (one per device, even if empty)")
+	}
+	if e.portable && nDev != 1 {
+		return nil, errorf(op, CodeInvalidArgument, "portable executable runs on one device, got %d argument lists", nDev)
+	}
+	nArgs := len(argLists[0])
+	handles := []*handle{e.h}
+	for d, list := range argLists {
+		if len(list) != nArgs {
+			return nil, errorf(op, CodeInvalidArgument, "device %d has %d arguments, device 0 has %d", d, len(list), nArgs)
+		}
+		for i, b := range list {
+			if b == nil {
+				return nil, errorf(op, CodeInvalidArgument, "argument %d of device %d is nil", i, d)
+			}
+			if b.client.core != c.core {
+				return nil, errorf(op, CodeInvalidArgument, "argument %d of device %d belongs to another client", i, d)
+			}
+			handles = append(handles, b.h)
+		}
+	}
+	donate := make([]bool, nArgs)
+	for _, i := range opts.Donate {
+		if i < 0 || i >= nArgs {
+			return nil, errorf(op, CodeInvalidArgument, "donated argument %d out of range [0, %d)", i, nArgs)
+		}
+		donate[i] = true
+	}
+	var execDevice *C.PJRT_Device
+	if e.portable {
+		dev := opts.Device
+		if dev == nil && nArgs > 0 {
+			dev, _ = argLists[0][0].Device()
+		}
+		if dev == nil && len(c.addressable) > 0 {
+			dev = c.addressable[0]
+		}
+		if dev == nil {
+			return nil, errorf(op, CodeFailedPrecondition, "client has no addressable device")
+		}
+		if dev.client.core != c.core {
+			return nil, errorf(op, CodeInvalidArgument, "device %v belongs to another client", dev)
+		}
+		execDevice = dev.ptr
+	}
+	nOut := e.numOutputs
+
+	release, err := useAll(op, handles)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	loaded := (*C.PJRT_LoadedExecutable)(e.h.ptr)
+
+	// The argument and output tables, the events and the options live in
+	// C memory: they hold pointers. Tables are never NULL, even with no
+	// arguments or outputs, since plugins index them per device.
+	ptrSize := C.size_t(unsafe.Sizeof(uintptr(0)))
+	alloc := func(n int, size C.size_t) unsafe.Pointer { return C.calloc(C.size_t(max(n, 1)), size) }
+	argTable := (**C.PJRT_Buffer)(alloc(nDev, ptrSize))
+	defer C.free(unsafe.Pointer(argTable))
+	argBlock := (**C.PJRT_Buffer)(alloc(nDev*nArgs, ptrSize))
+	defer C.free(unsafe.Pointer(argBlock))
+	outTable := (**C.PJRT_Buffer)(alloc(nDev, ptrSize))
+	defer C.free(unsafe.Pointer(outTable))
+	outBlock := (**C.PJRT_Buffer)(alloc(nDev*nOut, ptrSize))
+	defer C.free(unsafe.Pointer(outBlock))
+	events := (**C.PJRT_Event)(alloc(nDev, ptrSize))
+	defer C.free(unsafe.Pointer(events))
+	eopts := (*C.PJRT_ExecuteOptions)(alloc(1, C.size_t(unsafe.Sizeof(C.PJRT_ExecuteOptions{}))))
+	defer C.free(unsafe.Pointer(eopts))
+	nonDonatable := (*C.int64_t)(alloc(nArgs, 8))
+	defer C.free(unsafe.Pointer(nonDonatable))
+
+	argRows := unsafe.Slice((*unsafe.Pointer)(unsafe.Pointer(argTable)), nDev)
+	args := unsafe.Slice(argBlock, max(nDev*nArgs, 1))
+	outRows := unsafe.Slice((*unsafe.Pointer)(unsafe.Pointer(outTable)), nDev)
+	for d := range nDev {
+		argRows[d] = unsafe.Pointer(&args[d*nArgs])
+		outRows[d] = unsafe.Add(unsafe.Pointer(outBlock), d*nOut*int(ptrSize))
+		for i, b := range argLists[d] {
+			args[d*nArgs+i] = (*C.PJRT_Buffer)(b.h.ptr)
+		}
+	}
+	nd := unsafe.Slice(nonDonatable, max(nArgs, 1))
+	nNonDonatable := 0
+	for i := range nArgs {
+		if !donate[i] {
+			nd[nNonDonatable] = C.int64_t(i)
+			nNonDonatable++
+		}
+	}
+	eopts.struct_size = C.PJRT_ExecuteOptions_STRUCT_SIZE
+	eopts.launch_id = C.int(opts.LaunchID)
+	eopts.non_donatable_input_indices = nonDonatable
+	eopts.num_non_donatable_input_indices = C.size_t(nNonDonatable)
+
+	var a C.PJRT_LoadedExecutable_Execute_Args
+	a.executable = loaded
+	a.options = eopts
+	a.argument_lists = (***C.PJRT_Buffer)(unsafe.Pointer(argTable))
+	a.num_devices = C.size_t(nDev)
+	a.num_args = C.size_t(nArgs)
+	a.output_lists = (***C.PJRT_Buffer)(unsafe.Pointer(outTable))
+	a.device_complete_events = events
+	a.execute_device = execDevice
+	if err := p.callLoadedExecutableExecute(&a); err != nil {
+		return nil, err
+	}
+
+	x := &Execution{Outputs: make([][]*Buffer, nDev), Done: make([]*Event, nDev)}
+	outs := unsafe.Slice(outBlock, max(nDev*nOut, 1))
+	evs := unsafe.Slice(events, nDev)
+	missing := false
+	for d := range nDev {
+		x.Outputs[d] = make([]*Buffer, nOut)
+		for o := range nOut {
+			if ptr := outs[d*nOut+o]; ptr != nil {
+				x.Outputs[d][o] = c.newBuffer(ptr)
+			} else {
+				missing = true
+			}
+		}
+		if evs[d] != nil {
+			x.Done[d] = c.newEvent(evs[d])
+		}
+	}
+	if missing {
+		_ = x.Await()
+		for _, list := range x.Outputs {
+			for _, b := range list {
+				if b != nil {
+					b.Destroy()
+				}
+			}
+		}
+		return nil, errorf("LoadedExecutable_Execute", CodeInternal, "plugin left output buffers unset")
+	}
+	return x, nil
+}

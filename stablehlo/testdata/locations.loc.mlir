@@ -1,0 +1,28 @@
+module @jit_locs attributes {mhlo.num_partitions = 1 : i32} {
+  func.func public @main(%arg0: tensor<4xf32> loc(#loc), %arg1: tensor<4xf32> {mhlo.layout_mode = "default"} loc(#loc1)) -> (tensor<4xf32> {jax.result_info = ""}) {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<4xf32> loc(#loc3)
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc4)
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32> loc(#loc5)
+    %2 = stablehlo.broadcast_in_dim %1, dims = [] : (tensor<f32>) -> tensor<4xf32> loc(#loc9)
+    %3 = "stablehlo.sort"(%2) <{dimension = 0 : i64}> ({
+    ^bb0(%arg2: tensor<f32> loc(#loc10), %arg3: tensor<f32> loc(#loc11)):
+      %4 = stablehlo.compare  LT, %arg2, %arg3 : (tensor<f32>, tensor<f32>) -> tensor<i1> loc(#loc4)
+      stablehlo.return %4 : tensor<i1> loc(#loc4)
+    }) : (tensor<4xf32>) -> tensor<4xf32> loc(#loc13)
+    return %3 : tensor<4xf32> loc(#loc11)
+  } loc(#loc11)
+} loc(#loc11)
+#loc = loc("x")
+#loc1 = loc("y")
+#loc2 = loc("/src/model.go":43:0)
+#loc3 = loc("jit(f)/add"(#loc2))
+#loc4 = loc("/src/model.go":42:0)
+#loc5 = loc("named \22quote\22 \E2\82\AC")
+#loc6 = loc("/src/a.go":1:2)
+#loc7 = loc("/src/b.go":3:4 to :9)
+#loc8 = loc("/src/c.go":5:6 to 7:8)
+#loc9 = loc(fused<"fuse">[#loc6, #loc7, #loc8])
+#loc10 = loc("/src/model.go":50:0)
+#loc11 = loc(unknown)
+#loc12 = loc("/src/main.go":7:0)
+#loc13 = loc(callsite(#loc4 at #loc12))
