@@ -4,6 +4,17 @@ go 1.26
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/llir/llvm v0.3.6
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/x448/float16 v0.8.4
 	google.golang.org/protobuf v1.36.10
+)
+
+require (
+	github.com/gomlx/gopjrt v0.10.0 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
+	golang.org/x/mod v0.27.0 // indirect
+	golang.org/x/sync v0.16.0 // indirect
+	golang.org/x/sys v0.35.0 // indirect
+	golang.org/x/tools v0.36.0 // indirect
 )

@@ -32,8 +32,8 @@ func FuzzPrintParse(f *testing.F) {
 	f.Add("func @f(%0: f32[4]) -> f32[4] {\n  %1 = negate %0 : f32[4] loc(fused<\"p\">[\"a\":1, unknown])\n  return %1\n}\n")
 	f.Add("func @f() -> c64[2] {\n  %0 = constant {value = dense<[(1.0, nan), (0x7FC00001, -inf)]> : c64[2]} : c64[2]\n  return %0\n}\n")
 	// Keep splats small: the fuzzer must not spend its time allocating.
-	defer func(n int) { maxSplatElements = n }(maxSplatElements)
-	maxSplatElements = 1 << 12
+	defer func(n int) { maxLiteralBytes = n }(maxLiteralBytes)
+	maxLiteralBytes = 1 << 16
 	f.Fuzz(func(t *testing.T, src string) {
 		m, err := Parse(src)
 		if err != nil {

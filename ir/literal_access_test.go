@@ -148,7 +148,7 @@ func TestBytes(t *testing.T) {
 	// Round trip of special values of every type, bit for bit (NaN
 	// payloads included: compare the bytes again).
 	for _, d := range AllDTypes {
-		l := specialValues(t, d)
+		l := ewSpecialValues(t, d)
 		b := l.Bytes()
 		back, err := LiteralFromBytes(l.Type, b)
 		if err != nil || !bytes.Equal(back.Bytes(), b) {

@@ -117,11 +117,11 @@ func TestLiteralsAllClose(t *testing.T) {
 	if err := LiteralsAllClose(a, b, 0.002, 0); err == nil || !strings.Contains(err.Error(), "at [1]") {
 		t.Errorf("atol 0.002: %v", err)
 	}
-	inf := LiteralOf([]int{1}, math.Inf(1))
-	if err := LiteralsAllClose(inf, LiteralOf([]int{1}, 1e308), 1e300, 1); err == nil {
+	ewInf := LiteralOf([]int{1}, math.Inf(1))
+	if err := LiteralsAllClose(ewInf, LiteralOf([]int{1}, 1e308), 1e300, 1); err == nil {
 		t.Error("inf vs finite: no error")
 	}
-	if err := LiteralsAllClose(inf, inf, 0, 0); err != nil {
+	if err := LiteralsAllClose(ewInf, ewInf, 0, 0); err != nil {
 		t.Errorf("inf vs inf: %v", err)
 	}
 	if err := LiteralsAllClose(ScalarOf(complex(3, 4)), ScalarOf(complex(3, 4.5)), 0.5, 0); err != nil {

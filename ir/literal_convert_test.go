@@ -11,7 +11,7 @@ import (
 
 // f16Value decodes f16 bits from the IEEE definition, independently of the
 // code under test: (-1)^s · 2^(e-15) · 1.m, or 2^-14 · 0.m for e = 0.
-func f16Value(h uint16) float64 {
+func ewF16Value(h uint16) float64 {
 	s, e, m := h>>15, int(h>>10&0x1F), float64(h&0x3FF)
 	var v float64
 	switch e {
@@ -32,13 +32,13 @@ func f16Value(h uint16) float64 {
 }
 
 // bf16Value decodes bf16 bits: the top half of an f32.
-func bf16Value(b uint16) float64 { return float64(math.Float32frombits(uint32(b) << 16)) }
+func ewBF16Value(b uint16) float64 { return float64(math.Float32frombits(uint32(b) << 16)) }
 
 // checkRoundingExhaustive checks, for every finite positive value a of a
 // 16-bit float format and its successor b, that a and b convert to
 // themselves, that the midpoint goes to the one with an even last
 // mantissa bit, and that values just off the midpoint go to the nearer.
-func checkRoundingExhaustive(t *testing.T, name string, value func(uint16) float64, conv func(float64) uint16, maxBits uint16) {
+func ewCheckRounding(t *testing.T, name string, value func(uint16) float64, conv func(float64) uint16, maxBits uint16) {
 	for h := uint16(0); h < maxBits; h++ {
 		a, b := value(h), value(h+1)
 		if math.IsInf(b, 1) {
@@ -73,10 +73,10 @@ func TestFloat16FromFloat64Exhaustive(t *testing.T) {
 	conv := func(x float64) uint16 { return Float16FromFloat64(x).Bits() }
 	// 0x7BFF is the largest finite value; its successor 0x7C00 is +Inf,
 	// and the midpoint 65520 rounds to it (its mantissa is "even").
-	checkRoundingExhaustive(t, "f16", f16Value, conv, 0x7C00)
+	ewCheckRounding(t, "f16", ewF16Value, conv, 0x7C00)
 	for h := range 0x7C00 {
-		if got := Float16ToFloat64(Float16(h)); got != f16Value(uint16(h)) {
-			t.Fatalf("f16 %#04x widens to %v, want %v", h, got, f16Value(uint16(h)))
+		if got := Float16ToFloat64(Float16(h)); got != ewF16Value(uint16(h)) {
+			t.Fatalf("f16 %#04x widens to %v, want %v", h, got, ewF16Value(uint16(h)))
 		}
 	}
 	for _, c := range []struct {
@@ -123,7 +123,7 @@ func TestFloat16FromFloat64AgainstX448(t *testing.T) {
 
 func TestBFloat16FromFloat64Exhaustive(t *testing.T) {
 	conv := func(x float64) uint16 { return uint16(BFloat16FromFloat64(x)) }
-	checkRoundingExhaustive(t, "bf16", bf16Value, conv, 0x7F80)
+	ewCheckRounding(t, "bf16", ewBF16Value, conv, 0x7F80)
 	for _, c := range []struct {
 		x    float64
 		want uint16
@@ -320,7 +320,7 @@ func TestConvertLiteral(t *testing.T) {
 // of types, on special values.
 func TestConvertLiteralMatchesConvertElem(t *testing.T) {
 	for _, from := range AllDTypes {
-		x := specialValues(t, from)
+		x := ewSpecialValues(t, from)
 		for _, to := range AllDTypes {
 			got := ConvertLiteral(x, to)
 			for i := range x.Len() {

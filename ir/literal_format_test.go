@@ -58,7 +58,7 @@ func TestFormatLiteralSummarizes(t *testing.T) {
 // Every element type prints, and floats read back exactly.
 func TestFormatElemAllTypes(t *testing.T) {
 	for _, d := range AllDTypes {
-		l := specialValues(t, d)
+		l := ewSpecialValues(t, d)
 		for i := range l.Len() {
 			if s := FormatElem(d, l.Elem(i)); s == "" || s == "?" {
 				t.Errorf("%v: %q", d, s)
@@ -67,13 +67,13 @@ func TestFormatElemAllTypes(t *testing.T) {
 	}
 	for _, h := range []uint16{0x3555, 0x0001, 0x0400, 0x7BFF, 0xB3FF} {
 		s := FormatElem(F16, Float16(h))
-		if got := ScalarLiteral(F16, parseFloatOrNaN(t, s)).Elem(0).(Float16); got != Float16(h) {
+		if got := ScalarLiteral(F16, ewParseFloat(t, s)).Elem(0).(Float16); got != Float16(h) {
 			t.Errorf("f16 %#04x prints as %s, which reads back as %#04x", h, s, got)
 		}
 	}
 }
 
-func parseFloatOrNaN(t *testing.T, s string) float64 {
+func ewParseFloat(t *testing.T, s string) float64 {
 	t.Helper()
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil {

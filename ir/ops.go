@@ -228,7 +228,7 @@ var opTable = [numOps]OpInfo{
 	OpConstant: {Name: "constant", Doc: "a literal tensor", NumArgs: 0, Attr: attrType[ConstantAttr](), Traits: Pure, Infer: inferConstant, Eval: evalConstant},
 	OpIota:     {Name: "iota", Doc: "values 0, 1, 2, ... along dim, broadcast along the others", NumArgs: 0, Attr: attrType[IotaAttr](), Traits: Pure, Infer: inferIota, Eval: evalIota},
 
-	OpAbs:              unary("abs", "absolute value; complex → its modulus as a real type", IntOnly|FloatOnly|ComplexOK),
+	OpAbs:              {Name: "abs", Doc: "absolute value; complex → its modulus as a real type", NumArgs: 1, Traits: Pure | Elementwise | IntOnly | FloatOnly | ComplexOK, Infer: inferAbs, Eval: evalUnary},
 	OpNegate:           unary("negate", "-x", num),
 	OpSign:             unary("sign", "-1, 0 or 1 by sign (NaN for NaN; x/|x| for complex)", num),
 	OpExp:              unary("exponential", "e^x", flt),

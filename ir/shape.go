@@ -401,7 +401,39 @@ func inferCompare(args []Type, attr any, _ []*Func) ([]Type, error) {
 	if !args[0].Equal(args[1]) {
 		return nil, fmt.Errorf("operand types %v and %v differ", args[0], args[1])
 	}
+	a := attr.(CompareAttr)
+	if a.Direction > CmpLT {
+		return nil, fmt.Errorf("invalid comparison direction %d", a.Direction)
+	}
+	// The comparison type must suit the element type (StableHLO compare C3).
+	d := args[0].DType
+	ok := true
+	switch a.Type {
+	case CmpNoType:
+	case CmpSigned:
+		ok = d.IsSigned()
+	case CmpUnsigned:
+		ok = d.IsUnsigned() || d.IsBool()
+	case CmpFloat:
+		ok = d.IsFloat() || d.IsComplex()
+	case CmpTotalOrder:
+		ok = d.IsFloat()
+	default:
+		return nil, fmt.Errorf("invalid comparison type %d", a.Type)
+	}
+	if !ok {
+		return nil, fmt.Errorf("comparison type %v does not apply to element type %v", a.Type, d)
+	}
 	return []Type{args[0].WithDType(Bool)}, nil
+}
+
+// inferAbs: abs keeps integer and float types and maps complex to the type
+// of its parts (the modulus is real).
+func inferAbs(args []Type, _ any, _ []*Func) ([]Type, error) {
+	if err := checkElemKind(args[0], IntOnly|FloatOnly|ComplexOK); err != nil {
+		return nil, err
+	}
+	return []Type{args[0].WithDType(args[0].DType.ComplexPart())}, nil
 }
 
 func inferConvert(args []Type, attr any, _ []*Func) ([]Type, error) {

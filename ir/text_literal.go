@@ -340,18 +340,21 @@ type denseNode struct {
 	pair   *[2]token
 }
 
-// maxSplatElements bounds the literal a splat may expand to, so that a short
-// text cannot ask for gigabytes. Tests lower it.
-var maxSplatElements = 1 << 26
+// maxLiteralBytes bounds the memory a parsed literal may take (a splat
+// expands to its full size), so that a short text cannot ask for
+// gigabytes. The fuzz test lowers it.
+var maxLiteralBytes = 1 << 28
 
-// literalElemCount is t.NumElements with overflow and the splat bound checked.
+// literalElemCount is t.NumElements, checked for overflow and against
+// maxLiteralBytes.
 func literalElemCount(t Type) (int, bool) {
+	limit := maxLiteralBytes / max(1, t.DType.Size())
 	n := 1
 	for _, d := range t.Shape {
 		if d < 0 {
 			return 0, false
 		}
-		if d != 0 && n > maxSplatElements/d {
+		if d != 0 && n > limit/d {
 			return 0, false
 		}
 		n *= d
@@ -389,7 +392,7 @@ func (p *parser) buildLiteral(t Type, body denseNode, at token) *Literal {
 	}
 	// Check the nesting before allocating, so that a short text cannot
 	// ask for a large literal.
-	var leaves []denseNode
+	leaves := make([]denseNode, 0, n)
 	var walk func(nd denseNode, dim int)
 	walk = func(nd denseNode, dim int) {
 		if dim == t.Rank() {

@@ -17,6 +17,14 @@ func FuzzParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte(sampleText))
+	for _, tt := range canonicalTests {
+		f.Add([]byte(wrapMain(tt.args, tt.in)))
+	}
+	for _, tt := range errorTests {
+		if len(tt.src) < 1000 {
+			f.Add([]byte(tt.src))
+		}
+	}
 	f.Add([]byte(wrapMain("%arg0: tensor<2xf32>", `
   %0 = chlo.top_k(%arg0, k = 1) : tensor<2xf32> -> (tensor<1xf32>, tensor<1xi32>)
   check.expect_close %arg0, %arg0, max_ulp_difference = 3, min_ulp_difference = 1 : tensor<2xf32>`)))
@@ -24,6 +32,9 @@ func FuzzParse(f *testing.F) {
 		m, err := Parse(src)
 		if err != nil {
 			return
+		}
+		if err := m.Verify(); err != nil {
+			t.Fatalf("parsed module does not verify: %v\ninput:\n%s", err, src)
 		}
 		for _, opts := range []PrintOptions{{}, {Locations: true}} {
 			out := Format(m, opts)

@@ -15,6 +15,8 @@ type opInfo struct {
 	props []string
 	print func(p *printer, o *Op) bool
 	parse func(p *parser, o *Op, nres int)
+	// regions is the number of regions the pretty form prints.
+	regions int
 }
 
 // opTable holds every op the package knows, keyed by full name. Filled by
@@ -205,6 +207,9 @@ type simpleFmt struct {
 }
 
 func (f simpleFmt) print(p *printer, o *Op) bool {
+	if f.types != typeFunc && len(o.Results) > 1 {
+		return false
+	}
 	p.w(o.Name)
 	sep := " "
 	if len(o.Operands) > 0 {
@@ -381,8 +386,8 @@ func init() {
 	opTable["stablehlo.slice"] = &opInfo{props: []string{"start_indices", "limit_indices", "strides"}, print: printSlice, parse: parseSlice}
 	opTable["stablehlo.dot_general"] = &opInfo{props: []string{"dot_dimension_numbers", "precision_config", "algorithm"}, print: printDotGeneral, parse: parseDotGeneral}
 	opTable["stablehlo.convolution"] = &opInfo{props: convProps, print: printConv, parse: parseConv}
-	opTable["stablehlo.reduce"] = &opInfo{props: []string{"dimensions"}, print: printReduce, parse: parseReduce}
-	opTable["stablehlo.while"] = &opInfo{print: printWhile, parse: parseWhile}
+	opTable["stablehlo.reduce"] = &opInfo{props: []string{"dimensions"}, print: printReduce, parse: parseReduce, regions: 1}
+	opTable["stablehlo.while"] = &opInfo{print: printWhile, parse: parseWhile, regions: 2}
 	opTable["stablehlo.custom_call"] = &opInfo{props: []string{"call_target_name", "has_side_effect", "backend_config", "api_version",
 		"called_computations", "operand_layouts", "result_layouts", "output_operand_aliases"}, print: printCustomCall, parse: parseCustomCall}
 	opTable["stablehlo.composite"] = &opInfo{props: []string{"name", "composite_attributes", "decomposition", "version"}, print: printComposite, parse: parseComposite}
@@ -867,6 +872,11 @@ func (p *printer) reduceCompact(o *Op) string {
 	}
 	t := blk.Args[0].Type
 	if t == nil || !TypesEqual(blk.Args[1].Type, t) || !TypesEqual(inner.Results[0].Type, t) {
+		return ""
+	}
+	// The parser rebuilds the body with rank-0 arguments of the init's
+	// element type.
+	if it, ok := o.Operands[1].Type.(TensorType); !ok || !TypesEqual(t, TensorType{Elem: it.Elem}) {
 		return ""
 	}
 	if p.opts.Locations {

@@ -138,7 +138,15 @@ func (p *parser) peekAt(off int) byte {
 
 func (p *parser) hasPrefix(s string) bool {
 	p.ws()
-	return strings.HasPrefix(string(p.src[p.pos:min(len(p.src), p.pos+len(s))]), s)
+	if len(p.src)-p.pos < len(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if p.src[p.pos+i] != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // try consumes the punctuation s if it comes next.
@@ -1739,6 +1747,9 @@ func (p *parser) region(entry *Block, defaultRet string) *Region {
 		case 0:
 			p.fail("unterminated region")
 		case '^':
+			// Values of one block are not visible in the next.
+			p.popScope()
+			p.pushScope()
 			blk = p.blockHeader(nil)
 			r.Blocks = append(r.Blocks, blk)
 			continue
@@ -1882,12 +1893,6 @@ func (p *parser) checkOperandTypes(o *Op, types []Type, at int) {
 // genericOp reads `"name"(operands) <{props}> (regions) {attrs} : type`.
 func (p *parser) genericOp() *Op {
 	name, _ := p.stringLit()
-	switch name {
-	case "return":
-		name = "func.return"
-	case "call":
-		name = "func.call"
-	}
 	o := &Op{Name: name}
 	p.expect("(")
 	o.Operands = p.operandList()

@@ -201,6 +201,9 @@ func (p *printer) module(m *Module) {
 	bare := m.Bare && m.Name == "" && len(m.Attrs) == 0
 	if bare {
 		for _, f := range m.Funcs {
+			if f == nil {
+				continue
+			}
 			p.fn(f)
 			p.wb('\n')
 		}
@@ -220,6 +223,9 @@ func (p *printer) module(m *Module) {
 	p.w(" {")
 	p.indent++
 	for _, f := range m.Funcs {
+		if f == nil {
+			continue
+		}
 		p.nl()
 		p.fn(f)
 	}
@@ -254,7 +260,7 @@ func (p *printer) fn(f *Func) {
 		}
 		p.typ(a.Type)
 		p.attrDict(a.Attrs)
-		if entry != nil && i < len(entry.Args) {
+		if entry != nil && i < len(entry.Args) && entry.Args[i] != nil {
 			p.loc(entry.Args[i].Loc)
 		}
 	}
@@ -303,7 +309,13 @@ func (p *printer) fn(f *Func) {
 // header is printed only if printEntryArgs and it has arguments.
 func (p *printer) region(r *Region, printEntryArgs bool) {
 	p.wb('{')
+	if r == nil {
+		r = &Region{}
+	}
 	for bi, blk := range r.Blocks {
+		if blk == nil {
+			blk = &Block{}
+		}
 		if bi > 0 || printEntryArgs && len(blk.Args) > 0 {
 			p.nl()
 			p.w("^bb")
@@ -313,6 +325,9 @@ func (p *printer) region(r *Region, printEntryArgs bool) {
 				for i, a := range blk.Args {
 					if i > 0 {
 						p.w(", ")
+					}
+					if a == nil {
+						a = &Value{}
 					}
 					p.val(a)
 					p.w(": ")
@@ -326,8 +341,10 @@ func (p *printer) region(r *Region, printEntryArgs bool) {
 		p.indent++
 		p.blocks = append(p.blocks, blk)
 		for _, o := range blk.Ops {
-			p.nl()
-			p.op(o)
+			if o != nil {
+				p.nl()
+				p.op(o)
+			}
 		}
 		p.blocks = p.blocks[:len(p.blocks)-1]
 		p.indent--
@@ -342,7 +359,7 @@ func (p *printer) op(o *Op) {
 		p.w(d)
 		p.w(" = ")
 	}
-	if info := opTable[o.Name]; info != nil && info.print != nil && opWellFormed(o) {
+	if info := opTable[o.Name]; info != nil && info.print != nil && len(o.Regions) == info.regions && opWellFormed(o) {
 		mark := p.buf.Len()
 		if info.print(p, o) {
 			p.loc(o.Loc)

@@ -59,8 +59,9 @@ func Full(dt ir.DType, v float64, shape ...int) *Tensor {
 	return put(nil, l)
 }
 
-// Iota makes a concrete tensor whose values count 0, 1, 2, ... along dim
-// and repeat along the other dimensions.
+// Iota makes a tensor whose values count 0, 1, 2, ... along dim and
+// repeat along the other dimensions. It is an op: inside a traced function
+// it records an iota instruction rather than making a concrete tensor.
 func Iota(dt ir.DType, shape []int, dim int) *Tensor { return IotaLike(nil, dt, shape, dim) }
 
 // Arange is the one-dimensional Iota: 0, 1, ..., n-1.

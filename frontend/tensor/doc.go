@@ -15,21 +15,22 @@
 // current trace (Tracer.Within: set while jit runs the traced function and
 // while a region's closure runs), whichever was opened later; so inside a
 // traced function even ops on concrete tensors are recorded, and inside a
-// Cond branch even ops on outer tensors stay in the branch. Otherwise
-// the op runs now as a graph of one op: a one-instruction
-// ir.Func handed to the operands' Device, the same path a traced program
-// takes. The built-in "host" device (also "cpu" until the runtime registers
+// Cond branch even ops on outer tensors stay in the branch. Otherwise the
+// op runs now as a graph of one op: a one-instruction ir.Func handed to the
+// operands' Device, the same path a traced program takes. The built-in "host" device (also "cpu" until the runtime registers
 // a PJRT device under that name) runs programs with ir.Eval, the reference
 // evaluator; the runtime package replaces it without touching op code.
 //
 // Closures. A concrete tensor that a traced function uses becomes a
 // trailing parameter of the traced function (Tracer.Captured lists them),
 // never a constant baked into the program, so that new weights need no
-// recompile. Constants that ops need themselves, and those made with the
-// *Like constructors (ScalarLike, FullLike, IotaLike, ConstantLike), are
-// constant ops. The closures given to While, Cond and Switch are traced
-// into isolated regions that capture the outer tensors they use the same
-// way; the op threads them in as extra operands.
+// recompile. The data constructors (FromSlice, Scalar, Zeros, Ones, Full,
+// FromLiteral) always make concrete tensors, so inside a traced function
+// they too become parameters. Constants that ops need themselves, and those
+// made with the *Like constructors (ScalarLike, FullLike, IotaLike,
+// ConstantLike), are constant ops. The closures given to While, Cond and
+// Switch are traced into isolated regions that capture the outer tensors
+// they use the same way; the op threads them in as extra operands.
 //
 // Broadcasting follows numpy for elementwise binary ops (trailing
 // alignment, size-1 stretching, scalars); element types never promote:

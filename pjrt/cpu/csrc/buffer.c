@@ -1,0 +1,675 @@
+/*
+ * buffer.c: PJRT_Buffer. A buffer is dense, row-major, 64-byte aligned
+ * host memory (a stela_storage) plus its element type, dimensions and
+ * device. Every transfer copies (which satisfies every host buffer
+ * semantics), so every transfer event is complete when returned.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- Element types ---- */
+
+static const char* const type_names[] = {
+    "INVALID", "PRED",   "S8",       "S16",           "S32",        "S64",        "U8",     "U16",
+    "U32",     "U64",    "F16",      "F32",           "F64",        "BF16",       "C64",    "C128",
+    "F8E5M2",  "F8E4M3FN", "F8E4M3B11FNUZ", "F8E5M2FNUZ", "F8E4M3FNUZ", "S4",     "U4",     "TOKEN",
+    "S2",      "U2",     "F8E4M3",   "F8E3M4",        "F8E8M0FNU",  "F4E2M1FN",
+};
+
+const char* stela_type_name(PJRT_Buffer_Type t) {
+  if ((unsigned)t < sizeof(type_names) / sizeof(type_names[0])) return type_names[t];
+  return "unknown";
+}
+
+size_t stela_type_size(PJRT_Buffer_Type t) {
+  switch (t) {
+    case PJRT_Buffer_Type_PRED:
+    case PJRT_Buffer_Type_S8:
+    case PJRT_Buffer_Type_U8:
+    case PJRT_Buffer_Type_F8E5M2:
+    case PJRT_Buffer_Type_F8E4M3FN:
+    case PJRT_Buffer_Type_F8E4M3B11FNUZ:
+    case PJRT_Buffer_Type_F8E5M2FNUZ:
+    case PJRT_Buffer_Type_F8E4M3FNUZ:
+    case PJRT_Buffer_Type_F8E4M3:
+    case PJRT_Buffer_Type_F8E3M4:
+    case PJRT_Buffer_Type_F8E8M0FNU:
+      return 1;
+    case PJRT_Buffer_Type_S16:
+    case PJRT_Buffer_Type_U16:
+    case PJRT_Buffer_Type_F16:
+    case PJRT_Buffer_Type_BF16:
+      return 2;
+    case PJRT_Buffer_Type_S32:
+    case PJRT_Buffer_Type_U32:
+    case PJRT_Buffer_Type_F32:
+      return 4;
+    case PJRT_Buffer_Type_S64:
+    case PJRT_Buffer_Type_U64:
+    case PJRT_Buffer_Type_F64:
+    case PJRT_Buffer_Type_C64:
+      return 8;
+    case PJRT_Buffer_Type_C128:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+PJRT_Error* stela_check_type(const char* fn, PJRT_Buffer_Type t) {
+  if (stela_type_size(t) > 0) return NULL;
+  switch (t) {
+    case PJRT_Buffer_Type_S4:
+    case PJRT_Buffer_Type_U4:
+    case PJRT_Buffer_Type_S2:
+    case PJRT_Buffer_Type_U2:
+    case PJRT_Buffer_Type_F4E2M1FN:
+      return stela_error(PJRT_Error_Code_UNIMPLEMENTED,
+                         "%s: element type %s is a sub-byte type, which the Stela CPU plugin does not support", fn,
+                         stela_type_name(t));
+    case PJRT_Buffer_Type_TOKEN:
+      return stela_error(PJRT_Error_Code_UNIMPLEMENTED,
+                         "%s: element type TOKEN has no data; the Stela CPU plugin has no token buffers", fn);
+    case PJRT_Buffer_Type_INVALID:
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: element type is INVALID (0)", fn);
+    default:
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: unknown element type %d", fn, (int)t);
+  }
+}
+
+PJRT_Error* stela_check_shape(const char* fn, const char* what, const int64_t* dims, size_t rank, size_t esize,
+                              size_t* nbytes) {
+  if (rank > STELA_MAX_RANK)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: %s has rank %zu, more than %d", fn, what, rank,
+                       STELA_MAX_RANK);
+  if (rank > 0 && dims == NULL)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: %s has %zu dimensions but dims is NULL", fn, what, rank);
+  size_t n = esize;
+  for (size_t i = 0; i < rank; i++) {
+    if (dims[i] < 0)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: %s dimension %zu is %lld", fn, what, i,
+                         (long long)dims[i]);
+    if (__builtin_mul_overflow(n, (size_t)dims[i], &n) || n > (size_t)INT64_MAX)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: %s is too large to address", fn, what);
+  }
+  *nbytes = n;
+  return NULL;
+}
+
+/* ---- Storage ---- */
+
+void* stela_aligned_alloc(size_t size) {
+  size_t n = (size + STELA_ALIGN - 1) & ~(size_t)(STELA_ALIGN - 1);
+  if (n < size) return NULL;
+  if (n == 0) n = STELA_ALIGN; /* distinct, non-NULL pointers even for empty arrays */
+  void* p = NULL;
+  if (posix_memalign(&p, STELA_ALIGN, n) != 0) return NULL;
+  return p;
+}
+
+stela_storage* stela_storage_new(size_t size) {
+  stela_storage* s = calloc(1, sizeof(*s));
+  if (s == NULL) return NULL;
+  s->data = stela_aligned_alloc(size);
+  if (s->data == NULL) {
+    free(s);
+    return NULL;
+  }
+  atomic_init(&s->refs, 1);
+  s->size = size;
+  s->owned = true;
+  return s;
+}
+
+void stela_storage_retain(stela_storage* s) { atomic_fetch_add(&s->refs, 1); }
+
+void stela_storage_release(stela_storage* s) {
+  if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1) return;
+  if (s->owned)
+    free(s->data);
+  else if (s->on_delete != NULL)
+    s->on_delete(s->data, s->on_delete_arg);
+  free(s);
+}
+
+/* ---- Strided copies ---- */
+
+static void dense_strides(const int64_t* dims, size_t rank, size_t esize, int64_t* strides) {
+  int64_t s = (int64_t)esize;
+  for (size_t i = rank; i-- > 0;) {
+    strides[i] = s;
+    s *= dims[i];
+  }
+}
+
+/* Copies the array dims (element size esize) from src, laid out with byte
+   strides ss, to dst, laid out with ds. Strides may be negative or zero. */
+static void copy_strided(char* dst, const int64_t* ds, const char* src, const int64_t* ss, const int64_t* dims,
+                         size_t rank, size_t esize) {
+  if (rank == 0) {
+    memcpy(dst, src, esize);
+    return;
+  }
+  int64_t n = dims[0];
+  if (rank == 1) {
+    if (ds[0] == (int64_t)esize && ss[0] == (int64_t)esize) {
+      memcpy(dst, src, (size_t)n * esize);
+      return;
+    }
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds[0], src + i * ss[0], esize);
+    return;
+  }
+  for (int64_t i = 0; i < n; i++) copy_strided(dst + i * ds[0], ds + 1, src + i * ss[0], ss + 1, dims + 1, rank - 1, esize);
+}
+
+static bool strides_equal(const int64_t* a, const int64_t* b, size_t rank) {
+  for (size_t i = 0; i < rank; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+/* NULL if layout is NULL or dense row-major (Tiled, minor_to_major
+   descending, no tiles), the only device layout this plugin has. */
+static PJRT_Error* check_row_major(const char* fn, const PJRT_Buffer_MemoryLayout* layout, size_t rank) {
+  if (layout == NULL) return NULL;
+  if (layout->type == PJRT_Buffer_MemoryLayout_Type_Tiled) {
+    const PJRT_Buffer_MemoryLayout_Tiled* t = &layout->tiled;
+    bool ok = t->num_tiles == 0 && t->minor_to_major_size == rank && (rank == 0 || t->minor_to_major != NULL);
+    for (size_t i = 0; ok && i < rank; i++) ok = t->minor_to_major[i] == (int64_t)(rank - 1 - i);
+    if (ok) return NULL;
+  }
+  return stela_error(PJRT_Error_Code_UNIMPLEMENTED,
+                     "%s: the Stela CPU plugin keeps buffers dense and row-major; pass no layout or a Tiled layout "
+                     "with minor_to_major [rank-1, ..., 0] and no tiles",
+                     fn);
+}
+
+/* ---- Buffers ---- */
+
+PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type type, const int64_t* dims,
+                             size_t rank, stela_storage* s, PJRT_Buffer** out) {
+  PJRT_Buffer* b = calloc(1, sizeof(*b) + 2 * rank * sizeof(int64_t));
+  if (b == NULL) {
+    stela_storage_release(s);
+    return stela_oom();
+  }
+  b->client = c;
+  b->device = dev;
+  b->type = type;
+  b->esize = stela_type_size(type);
+  b->rank = rank;
+  b->dims = (int64_t*)(b + 1);
+  b->minor_to_major = b->dims + rank;
+  b->nbytes = b->esize;
+  for (size_t i = 0; i < rank; i++) {
+    b->dims[i] = dims[i];
+    b->minor_to_major[i] = (int64_t)(rank - 1 - i);
+    b->nbytes *= (size_t)dims[i];
+  }
+  pthread_mutex_init(&b->mu, NULL);
+  b->storage = s;
+  stela_client_retain(c);
+  pthread_mutex_lock(&c->mu);
+  b->next = c->buffers;
+  if (c->buffers != NULL) c->buffers->prev = b;
+  c->buffers = b;
+  pthread_mutex_unlock(&c->mu);
+  *out = b;
+  return NULL;
+}
+
+stela_storage* stela_buffer_acquire(PJRT_Buffer* b) {
+  pthread_mutex_lock(&b->mu);
+  stela_storage* s = b->storage;
+  if (s != NULL) stela_storage_retain(s);
+  pthread_mutex_unlock(&b->mu);
+  return s;
+}
+
+void stela_client_delete_buffers(PJRT_Client* c) {
+  pthread_mutex_lock(&c->mu);
+  size_t n = 0;
+  for (PJRT_Buffer* b = c->buffers; b != NULL; b = b->next) n++;
+  stela_storage** drop = calloc(2 * n + 1, sizeof(*drop));
+  size_t k = 0;
+  for (PJRT_Buffer* b = c->buffers; b != NULL; b = b->next) {
+    pthread_mutex_lock(&b->mu);
+    stela_storage* s[2] = {b->storage, b->ext_storage};
+    b->storage = NULL;
+    b->ext_storage = NULL;
+    b->ext_refs = 0;
+    pthread_mutex_unlock(&b->mu);
+    for (int i = 0; i < 2; i++) {
+      if (s[i] == NULL) continue;
+      if (drop != NULL)
+        drop[k++] = s[i];
+      else
+        stela_storage_release(s[i]); /* out of memory: release under the lock */
+    }
+  }
+  pthread_mutex_unlock(&c->mu);
+  /* Released outside the lock: a view's on_delete callback may call back
+     into the plugin. */
+  for (size_t i = 0; i < k; i++) stela_storage_release(drop[i]);
+  free(drop);
+}
+
+static void buffer_free(PJRT_Buffer* b) {
+  PJRT_Client* c = b->client;
+  pthread_mutex_lock(&c->mu);
+  if (b->prev != NULL)
+    b->prev->next = b->next;
+  else
+    c->buffers = b->next;
+  if (b->next != NULL) b->next->prev = b->prev;
+  pthread_mutex_unlock(&c->mu);
+  pthread_mutex_lock(&b->mu);
+  stela_storage* s = b->storage;
+  stela_storage* e = b->ext_storage;
+  b->storage = NULL;
+  b->ext_storage = NULL;
+  pthread_mutex_unlock(&b->mu);
+  stela_storage_release(s);
+  stela_storage_release(e);
+  pthread_mutex_destroy(&b->mu);
+  free(b);
+  stela_client_release(c);
+}
+
+/* Resolves the target of a transfer: memory wins over device (JAX passes
+   memory only); neither means the client's first device. */
+static PJRT_Error* target_device(const char* fn, PJRT_Client* c, PJRT_Device* dev, PJRT_Memory* mem,
+                                 PJRT_Device** out) {
+  if (mem != NULL) {
+    if (!stela_client_owns_memory(c, mem))
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: the memory does not belong to this client", fn);
+    *out = mem->device;
+    return NULL;
+  }
+  if (dev != NULL) {
+    if (!stela_client_owns_device(c, dev))
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: the device does not belong to this client", fn);
+    *out = dev;
+    return NULL;
+  }
+  *out = c->device_ptrs[0];
+  return NULL;
+}
+
+static void normalize_pred(PJRT_Buffer_Type type, unsigned char* p, size_t n) {
+  /* The compiled programs' ABI stores i1 as one byte, 0 or 1. */
+  if (type != PJRT_Buffer_Type_PRED) return;
+  for (size_t i = 0; i < n; i++) p[i] = p[i] != 0;
+}
+
+PJRT_Error* stela_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args) {
+  static const char fn[] = "PJRT_Client_BufferFromHostBuffer";
+  STELA_CHECK_ARGS(PJRT_Client_BufferFromHostBuffer_Args, args, buffer);
+  PJRT_Client* c = args->client;
+  if (c == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: client is NULL", fn);
+  PJRT_Error* err = stela_check_type(fn, args->type);
+  if (err != NULL) return err;
+  size_t esize = stela_type_size(args->type), rank = args->num_dims, nbytes;
+  if ((err = stela_check_shape(fn, "the array", args->dims, rank, esize, &nbytes)) != NULL) return err;
+  PJRT_Device* dev;
+  if ((err = target_device(fn, c, args->device, args->memory, &dev)) != NULL) return err;
+  if ((err = check_row_major(fn, args->device_layout, rank)) != NULL) return err;
+  if (args->num_byte_strides != 0) {
+    if (args->num_byte_strides != rank || args->byte_strides == NULL)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: %zu byte strides for an array of rank %zu", fn,
+                         args->num_byte_strides, rank);
+  }
+  if (args->data == NULL && nbytes > 0)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: data is NULL for %zu bytes", fn, nbytes);
+
+  stela_storage* s = stela_storage_new(nbytes);
+  if (s == NULL) return stela_oom();
+  if (nbytes > 0) {
+    int64_t dense[STELA_MAX_RANK];
+    dense_strides(args->dims, rank, esize, dense);
+    if (args->num_byte_strides == 0 || strides_equal(args->byte_strides, dense, rank))
+      memcpy(s->data, args->data, nbytes);
+    else
+      copy_strided(s->data, dense, args->data, args->byte_strides, args->dims, rank, esize);
+    normalize_pred(args->type, s->data, nbytes);
+  }
+  PJRT_Buffer* b;
+  if ((err = stela_buffer_new(c, dev, args->type, args->dims, rank, s, &b)) != NULL) return err;
+  PJRT_Event* ev = stela_event_ready(NULL);
+  if (ev == NULL) {
+    buffer_free(b);
+    return stela_oom();
+  }
+  args->done_with_host_buffer = ev;
+  args->buffer = b;
+  return NULL;
+}
+
+PJRT_Error* stela_Client_CreateViewOfDeviceBuffer(PJRT_Client_CreateViewOfDeviceBuffer_Args* args) {
+  static const char fn[] = "PJRT_Client_CreateViewOfDeviceBuffer";
+  STELA_CHECK_ARGS(PJRT_Client_CreateViewOfDeviceBuffer_Args, args, buffer);
+  PJRT_Client* c = args->client;
+  if (c == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: client is NULL", fn);
+  PJRT_Error* err = stela_check_type(fn, args->element_type);
+  if (err != NULL) return err;
+  size_t esize = stela_type_size(args->element_type), rank = args->num_dims, nbytes;
+  if ((err = stela_check_shape(fn, "the array", args->dims, rank, esize, &nbytes)) != NULL) return err;
+  PJRT_Memory* mem = STELA_HAS(PJRT_Client_CreateViewOfDeviceBuffer_Args, args, memory) ? args->memory : NULL;
+  PJRT_Device* dev;
+  if ((err = target_device(fn, c, args->device, mem, &dev)) != NULL) return err;
+  if ((err = check_row_major(fn, args->layout, rank)) != NULL) return err;
+  if (args->device_buffer_ptr == NULL && nbytes > 0)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: device_buffer_ptr is NULL", fn);
+  stela_storage* s = calloc(1, sizeof(*s));
+  if (s == NULL) return stela_oom();
+  atomic_init(&s->refs, 1);
+  s->data = args->device_buffer_ptr;
+  s->size = nbytes;
+  s->owned = false;
+  s->on_delete = args->on_delete_callback;
+  s->on_delete_arg = args->on_delete_callback_arg;
+  PJRT_Buffer* b;
+  if ((err = stela_buffer_new(c, dev, args->element_type, args->dims, rank, s, &b)) != NULL) return err;
+  args->buffer = b;
+  return NULL;
+}
+
+#define NEED_BUFFER(fn, b) \
+  if ((b) == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, fn ": buffer is NULL")
+
+PJRT_Error* stela_Buffer_Destroy(PJRT_Buffer_Destroy_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_Destroy_Args, args, buffer);
+  if (args->buffer != NULL) buffer_free(args->buffer);
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_ElementType(PJRT_Buffer_ElementType_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_ElementType_Args, args, type);
+  NEED_BUFFER("PJRT_Buffer_ElementType", args->buffer);
+  args->type = args->buffer->type;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_Dimensions(PJRT_Buffer_Dimensions_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_Dimensions_Args, args, num_dims);
+  NEED_BUFFER("PJRT_Buffer_Dimensions", args->buffer);
+  args->dims = args->buffer->dims;
+  args->num_dims = args->buffer->rank;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_UnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_UnpaddedDimensions_Args, args, num_dims);
+  NEED_BUFFER("PJRT_Buffer_UnpaddedDimensions", args->buffer);
+  args->unpadded_dims = args->buffer->dims;
+  args->num_dims = args->buffer->rank;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_DynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_DynamicDimensionIndices_Args, args, num_dynamic_dims);
+  NEED_BUFFER("PJRT_Buffer_DynamicDimensionIndices", args->buffer);
+  args->dynamic_dim_indices = NULL;
+  args->num_dynamic_dims = 0;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_GetMemoryLayout(PJRT_Buffer_GetMemoryLayout_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_GetMemoryLayout_Args, args, layout);
+  NEED_BUFFER("PJRT_Buffer_GetMemoryLayout", args->buffer);
+  PJRT_Buffer* b = args->buffer;
+  PJRT_Buffer_MemoryLayout* l = &args->layout;
+  memset(l, 0, PJRT_Buffer_MemoryLayout_STRUCT_SIZE);
+  l->struct_size = PJRT_Buffer_MemoryLayout_STRUCT_SIZE;
+  l->type = PJRT_Buffer_MemoryLayout_Type_Tiled;
+  l->tiled.struct_size = PJRT_Buffer_MemoryLayout_Tiled_STRUCT_SIZE;
+  l->tiled.minor_to_major = b->minor_to_major;
+  l->tiled.minor_to_major_size = b->rank;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_OnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_OnDeviceSizeInBytes_Args, args, on_device_size_in_bytes);
+  NEED_BUFFER("PJRT_Buffer_OnDeviceSizeInBytes", args->buffer);
+  args->on_device_size_in_bytes = args->buffer->nbytes;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_Device(PJRT_Buffer_Device_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_Device_Args, args, device);
+  NEED_BUFFER("PJRT_Buffer_Device", args->buffer);
+  args->device = args->buffer->device;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_Memory(PJRT_Buffer_Memory_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_Memory_Args, args, memory);
+  NEED_BUFFER("PJRT_Buffer_Memory", args->buffer);
+  args->memory = args->buffer->device->memory;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_Delete(PJRT_Buffer_Delete_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_Delete_Args, args, buffer);
+  NEED_BUFFER("PJRT_Buffer_Delete", args->buffer);
+  PJRT_Buffer* b = args->buffer;
+  pthread_mutex_lock(&b->mu);
+  stela_storage* s = b->storage;
+  b->storage = NULL;
+  pthread_mutex_unlock(&b->mu);
+  stela_storage_release(s);
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_IsDeleted(PJRT_Buffer_IsDeleted_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_IsDeleted_Args, args, is_deleted);
+  NEED_BUFFER("PJRT_Buffer_IsDeleted", args->buffer);
+  PJRT_Buffer* b = args->buffer;
+  pthread_mutex_lock(&b->mu);
+  args->is_deleted = b->storage == NULL;
+  pthread_mutex_unlock(&b->mu);
+  return NULL;
+}
+
+static PJRT_Error* deleted_error(const char* fn) {
+  return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: the buffer was deleted or donated", fn);
+}
+
+static PJRT_Error* copy_buffer(const char* fn, PJRT_Buffer* b, PJRT_Device* dst, PJRT_Buffer** out) {
+  if (dst == b->device)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: the buffer is already on device %d", fn, dst->id);
+  stela_storage* src = stela_buffer_acquire(b);
+  if (src == NULL) return deleted_error(fn);
+  stela_storage* s = stela_storage_new(b->nbytes);
+  if (s == NULL) {
+    stela_storage_release(src);
+    return stela_oom();
+  }
+  memcpy(s->data, src->data, b->nbytes);
+  stela_storage_release(src);
+  return stela_buffer_new(b->client, dst, b->type, b->dims, b->rank, s, out);
+}
+
+PJRT_Error* stela_Buffer_CopyToDevice(PJRT_Buffer_CopyToDevice_Args* args) {
+  static const char fn[] = "PJRT_Buffer_CopyToDevice";
+  STELA_CHECK_ARGS(PJRT_Buffer_CopyToDevice_Args, args, dst_buffer);
+  NEED_BUFFER("PJRT_Buffer_CopyToDevice", args->buffer);
+  if (!stela_client_owns_device(args->buffer->client, args->dst_device))
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: dst_device is NULL or not a device of the buffer's client", fn);
+  return copy_buffer(fn, args->buffer, args->dst_device, &args->dst_buffer);
+}
+
+PJRT_Error* stela_Buffer_CopyToMemory(PJRT_Buffer_CopyToMemory_Args* args) {
+  static const char fn[] = "PJRT_Buffer_CopyToMemory";
+  STELA_CHECK_ARGS(PJRT_Buffer_CopyToMemory_Args, args, dst_buffer);
+  NEED_BUFFER("PJRT_Buffer_CopyToMemory", args->buffer);
+  if (!stela_client_owns_memory(args->buffer->client, args->dst_memory))
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: dst_memory is NULL or not a memory of the buffer's client", fn);
+  return copy_buffer(fn, args->buffer, args->dst_memory->device, &args->dst_buffer);
+}
+
+PJRT_Error* stela_Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
+  static const char fn[] = "PJRT_Buffer_ToHostBuffer";
+  STELA_CHECK_ARGS(PJRT_Buffer_ToHostBuffer_Args, args, dst_size);
+  PJRT_Buffer* b = args->src;
+  if (b == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: src is NULL", fn);
+  size_t rank = b->rank, esize = b->esize;
+  int64_t dense[STELA_MAX_RANK], dst_strides[STELA_MAX_RANK];
+  dense_strides(b->dims, rank, esize, dense);
+  memcpy(dst_strides, dense, rank * sizeof(int64_t));
+  size_t need = b->nbytes;
+
+  /* host_layout: NULL (the buffer's own, dense row-major), Tiled with any
+     dimension order and no tiles (gopjrt passes row-major with
+     tiled.struct_size 0, so inner struct sizes are not checked), or
+     non-negative byte strides. */
+  const PJRT_Buffer_MemoryLayout* l = args->host_layout;
+  if (l != NULL && l->type == PJRT_Buffer_MemoryLayout_Type_Tiled) {
+    const PJRT_Buffer_MemoryLayout_Tiled* t = &l->tiled;
+    if (t->num_tiles != 0)
+      return stela_error(PJRT_Error_Code_UNIMPLEMENTED, "%s: tiled host layouts are not supported", fn);
+    if (t->minor_to_major_size != rank || (rank > 0 && t->minor_to_major == NULL))
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: host layout has %zu minor_to_major entries for rank %zu",
+                         fn, t->minor_to_major_size, rank);
+    bool seen[STELA_MAX_RANK] = {false};
+    int64_t s = (int64_t)esize;
+    for (size_t i = 0; i < rank; i++) {
+      int64_t d = t->minor_to_major[i];
+      if (d < 0 || (size_t)d >= rank || seen[d])
+        return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                           "%s: host layout minor_to_major is not a permutation of 0..%zu", fn, rank - 1);
+      seen[d] = true;
+      dst_strides[d] = s;
+      s *= b->dims[d];
+    }
+  } else if (l != NULL && l->type == PJRT_Buffer_MemoryLayout_Type_Strides) {
+    const PJRT_Buffer_MemoryLayout_Strides* st = &l->strides;
+    if (st->num_byte_strides != rank || (rank > 0 && st->byte_strides == NULL))
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: host layout has %zu byte strides for rank %zu", fn,
+                         st->num_byte_strides, rank);
+    size_t end = esize;
+    bool empty = false;
+    for (size_t i = 0; i < rank; i++) {
+      if (st->byte_strides[i] < 0)
+        return stela_error(PJRT_Error_Code_UNIMPLEMENTED, "%s: negative host byte strides are not supported", fn);
+      dst_strides[i] = st->byte_strides[i];
+      if (b->dims[i] == 0) empty = true;
+      else end += (size_t)(b->dims[i] - 1) * (size_t)st->byte_strides[i];
+    }
+    need = empty ? 0 : end;
+  } else if (l != NULL) {
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: unknown host layout type %d", fn, (int)l->type);
+  }
+
+  if (args->dst == NULL) {
+    /* The size query: no copy, no event. */
+    args->dst_size = need;
+    if (STELA_HAS(PJRT_Buffer_ToHostBuffer_Args, args, event)) args->event = NULL;
+    return NULL;
+  }
+  if (!STELA_HAS(PJRT_Buffer_ToHostBuffer_Args, args, event))
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: struct_size %zu has no room for the event", fn,
+                       (size_t)args->struct_size);
+  if (args->dst_size < need)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       "%s: dst_size is %zu bytes, the %s[%zu dims] buffer needs %zu", fn, args->dst_size,
+                       stela_type_name(b->type), rank, need);
+  stela_storage* s = stela_buffer_acquire(b);
+  if (s == NULL) return deleted_error(fn);
+  if (need > 0) {
+    if (strides_equal(dst_strides, dense, rank))
+      memcpy(args->dst, s->data, b->nbytes);
+    else
+      copy_strided(args->dst, dst_strides, s->data, dense, b->dims, rank, esize);
+  }
+  stela_storage_release(s);
+  PJRT_Event* ev = stela_event_ready(NULL);
+  if (ev == NULL) return stela_oom();
+  args->event = ev;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_IsOnCpu(PJRT_Buffer_IsOnCpu_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_IsOnCpu_Args, args, is_on_cpu);
+  NEED_BUFFER("PJRT_Buffer_IsOnCpu", args->buffer);
+  /* Host memory, reachable through UnsafePointer and
+     OpaqueDeviceMemoryDataPointer, with external reference counts. */
+  args->is_on_cpu = true;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_ReadyEvent(PJRT_Buffer_ReadyEvent_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_ReadyEvent_Args, args, event);
+  NEED_BUFFER("PJRT_Buffer_ReadyEvent", args->buffer);
+  PJRT_Event* ev = stela_event_ready(NULL);
+  if (ev == NULL) return stela_oom();
+  args->event = ev;
+  return NULL;
+}
+
+static PJRT_Error* data_pointer(const char* fn, PJRT_Buffer* b, void** out) {
+  pthread_mutex_lock(&b->mu);
+  void* p = b->storage != NULL ? b->storage->data : NULL;
+  pthread_mutex_unlock(&b->mu);
+  if (p == NULL) return deleted_error(fn);
+  *out = p;
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_UnsafePointer(PJRT_Buffer_UnsafePointer_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_UnsafePointer_Args, args, buffer_pointer);
+  NEED_BUFFER("PJRT_Buffer_UnsafePointer", args->buffer);
+  void* p;
+  PJRT_Error* err = data_pointer("PJRT_Buffer_UnsafePointer", args->buffer, &p);
+  if (err == NULL) args->buffer_pointer = (uintptr_t)p;
+  return err;
+}
+
+PJRT_Error* stela_Buffer_OpaqueDeviceMemoryDataPointer(PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args, args, device_memory_ptr);
+  NEED_BUFFER("PJRT_Buffer_OpaqueDeviceMemoryDataPointer", args->buffer);
+  return data_pointer("PJRT_Buffer_OpaqueDeviceMemoryDataPointer", args->buffer, &args->device_memory_ptr);
+}
+
+/* External references (dlpack, numpy views) keep the memory alive even if
+   the buffer is deleted, until the count drops to zero or the buffer is
+   destroyed. */
+PJRT_Error* stela_Buffer_IncreaseExternalReferenceCount(PJRT_Buffer_IncreaseExternalReferenceCount_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_IncreaseExternalReferenceCount_Args, args, buffer);
+  NEED_BUFFER("PJRT_Buffer_IncreaseExternalReferenceCount", args->buffer);
+  PJRT_Buffer* b = args->buffer;
+  pthread_mutex_lock(&b->mu);
+  if (b->storage == NULL) {
+    pthread_mutex_unlock(&b->mu);
+    return deleted_error("PJRT_Buffer_IncreaseExternalReferenceCount");
+  }
+  if (b->ext_refs++ == 0) {
+    b->ext_storage = b->storage;
+    stela_storage_retain(b->ext_storage);
+  }
+  pthread_mutex_unlock(&b->mu);
+  return NULL;
+}
+
+PJRT_Error* stela_Buffer_DecreaseExternalReferenceCount(PJRT_Buffer_DecreaseExternalReferenceCount_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Buffer_DecreaseExternalReferenceCount_Args, args, buffer);
+  NEED_BUFFER("PJRT_Buffer_DecreaseExternalReferenceCount", args->buffer);
+  PJRT_Buffer* b = args->buffer;
+  stela_storage* drop = NULL;
+  pthread_mutex_lock(&b->mu);
+  if (b->ext_refs == 0) {
+    pthread_mutex_unlock(&b->mu);
+    return stela_error(PJRT_Error_Code_FAILED_PRECONDITION,
+                       "PJRT_Buffer_DecreaseExternalReferenceCount: the buffer has no external references");
+  }
+  if (--b->ext_refs == 0) {
+    drop = b->ext_storage;
+    b->ext_storage = NULL;
+  }
+  pthread_mutex_unlock(&b->mu);
+  stela_storage_release(drop);
+  return NULL;
+}

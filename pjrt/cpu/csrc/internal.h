@@ -1,0 +1,355 @@
+/*
+ * internal.h: the Stela CPU PJRT plugin's own declarations, shared by its
+ * translation units. Nothing here is visible outside the plugin: it is
+ * built with -fvisibility=hidden and exports only GetPjrtApi.
+ *
+ * Object model (pjrt-c-api.md sections 2.5 and 2.6):
+ *  - A PJRT_Client is reference counted. Its user holds one reference
+ *    (dropped by PJRT_Client_Destroy); every buffer and loaded executable
+ *    holds another, so executables may be destroyed after the client, as
+ *    gopjrt does from its cleanups. Devices, descriptions and memories are
+ *    part of the client and live as long as it.
+ *  - A buffer's bytes are a reference-counted stela_storage. Readers
+ *    (execute, to-host copies) take a reference under the buffer's mutex,
+ *    so PJRT_Buffer_Delete on another thread never frees memory in use.
+ *  - A compiled program (the dlopen'ed object and its signature) is a
+ *    reference-counted stela_program shared by the loaded executable and
+ *    every PJRT_Executable obtained from it; dlclose runs when the last
+ *    one goes.
+ *  - Execution is synchronous: events are created already complete.
+ *    Events still have a mutex and a condition variable so that an
+ *    executing thread could complete them later.
+ */
+#ifndef STELA_CPU_INTERNAL_H_
+#define STELA_CPU_INTERNAL_H_
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stela_pjrt.h"
+
+#define STELA_PLUGIN_VERSION "0.1.0"
+#define STELA_MAX_DEVICES 4096
+#define STELA_MAX_RANK 64
+#define STELA_ALIGN 64
+
+/* ---- Argument checks (pjrt-c-api.md 2.2). ---- */
+
+/* The end of field f of args struct S: a caller whose struct_size stops
+   before it does not know the field. */
+#define STELA_FIELD_END(S, f) (offsetof(S, f) + sizeof(((S*)0)->f))
+
+/* HAS(S, a, f): the caller's args struct reaches field f. */
+#define STELA_HAS(S, a, f) ((a)->struct_size >= STELA_FIELD_END(S, f))
+
+/* CHECK_ARGS(S, a, f): return INVALID_ARGUMENT unless args a is non-NULL
+   and reaches field f (the last field this function needs). A larger
+   struct_size (a newer caller) is always accepted. */
+#define STELA_CHECK_ARGS(S, a, f)                                                        \
+  do {                                                                                   \
+    if ((a) == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, #S " is NULL"); \
+    if (!STELA_HAS(S, a, f))                                                             \
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,                               \
+                         #S ".struct_size is %zu, need at least %zu (up to field " #f ")", \
+                         (size_t)(a)->struct_size, (size_t)STELA_FIELD_END(S, f));       \
+  } while (0)
+
+/* ---- Errors (error.c). ---- */
+
+struct PJRT_Error {
+  PJRT_Error_Code code;
+  bool is_static; /* the out-of-memory error: never freed */
+  size_t len;
+  char msg[];
+};
+
+PJRT_Error* stela_error(PJRT_Error_Code code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+PJRT_Error* stela_verror(PJRT_Error_Code code, const char* fmt, va_list ap);
+PJRT_Error* stela_error_copy(PJRT_Error_Code code, const char* msg, size_t len);
+PJRT_Error* stela_oom(void);
+void stela_error_free(PJRT_Error* err);
+
+/* ---- Events (error.c). ---- */
+
+PJRT_Event* stela_event_new(void);               /* pending; NULL on OOM */
+PJRT_Event* stela_event_ready(const PJRT_Error* err); /* complete with err (copied) or OK */
+void stela_event_complete(PJRT_Event* ev, const PJRT_Error* err);
+
+/* ---- Element types (buffer.c). ---- */
+
+/* Bytes per element of a PJRT buffer type, 0 if the plugin cannot hold it
+   (INVALID, TOKEN, sub-byte types, unknown numbers). */
+size_t stela_type_size(PJRT_Buffer_Type t);
+const char* stela_type_name(PJRT_Buffer_Type t);
+/* NULL if buffers of type t can exist, else the error to return. */
+PJRT_Error* stela_check_type(const char* fn, PJRT_Buffer_Type t);
+/* The byte size of a dense array, or an error for negative dims or
+   overflow. */
+PJRT_Error* stela_check_shape(const char* fn, const char* what, const int64_t* dims, size_t rank, size_t esize,
+                              size_t* nbytes);
+
+/* ---- Storage: a buffer's bytes (buffer.c). ---- */
+
+typedef struct stela_storage {
+  atomic_long refs;
+  void* data;
+  size_t size;
+  /* For views of caller memory: called (once) when the storage goes. */
+  void (*on_delete)(void* data, void* arg);
+  void* on_delete_arg;
+  bool owned; /* data was allocated by the plugin */
+} stela_storage;
+
+/* size bytes, 64-byte aligned, never NULL data (even for size 0). */
+stela_storage* stela_storage_new(size_t size);
+void stela_storage_retain(stela_storage* s);
+void stela_storage_release(stela_storage* s);
+void* stela_aligned_alloc(size_t size);
+
+/* ---- Client, devices, memories (client.c). ---- */
+
+struct PJRT_DeviceDescription {
+  PJRT_Device* device;
+  int id;
+  char* to_string;
+  char* debug_string;
+  PJRT_NamedValue attrs[3];
+  int64_t coords[1];
+};
+
+struct PJRT_Device {
+  PJRT_Client* client;
+  int id;
+  PJRT_DeviceDescription desc;
+  PJRT_Memory* memory;
+};
+
+struct PJRT_Memory {
+  PJRT_Client* client;
+  int id;
+  PJRT_Device* device;
+  char* to_string;
+  char* debug_string;
+};
+
+struct PJRT_Client {
+  atomic_long refs;
+  int ndev;
+  PJRT_Device* devices;      /* [ndev] */
+  PJRT_Device** device_ptrs; /* [ndev] */
+  PJRT_Memory* memories;     /* [ndev] */
+  PJRT_Memory** memory_ptrs; /* [ndev] */
+  char platform_version[96];
+
+  /* Compile settings (create options, else the environment). */
+  char* worker;    /* NULL: resolve at compile time */
+  char* cache_dir; /* NULL: resolve at compile time */
+  long long compile_timeout_ms;
+
+  /* Live buffers, so that PJRT_Client_Destroy can free their memory:
+     gopjrt never destroys buffers once the client is gone. */
+  pthread_mutex_t mu;
+  PJRT_Buffer* buffers;
+  bool destroyed;
+};
+
+void stela_client_retain(PJRT_Client* c);
+void stela_client_release(PJRT_Client* c);
+/* NULL unless d is one of c's devices / m one of c's memories. */
+bool stela_client_owns_device(const PJRT_Client* c, const PJRT_Device* d);
+bool stela_client_owns_memory(const PJRT_Client* c, const PJRT_Memory* m);
+
+/* ---- Buffers (buffer.c). ---- */
+
+struct PJRT_Buffer {
+  PJRT_Client* client;
+  PJRT_Device* device;
+  PJRT_Buffer_Type type;
+  size_t esize;
+  size_t rank;
+  size_t nbytes;
+  int64_t* dims; /* [rank], then minor_to_major [rank] */
+  int64_t* minor_to_major;
+
+  pthread_mutex_t mu;
+  stela_storage* storage; /* NULL once deleted */
+  stela_storage* ext_storage; /* held while external references exist */
+  long ext_refs;
+
+  PJRT_Buffer* prev; /* the client's list, under client->mu */
+  PJRT_Buffer* next;
+};
+
+/* A new buffer owning one reference to storage s (taken over). */
+PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type type, const int64_t* dims,
+                             size_t rank, stela_storage* s, PJRT_Buffer** out);
+/* A new reference to the buffer's storage, or NULL if it was deleted. */
+stela_storage* stela_buffer_acquire(PJRT_Buffer* b);
+/* Drops the storage of every live buffer (client destroy). */
+void stela_client_delete_buffers(PJRT_Client* c);
+
+/* ---- Compiled programs and executables (compile.c, execute.c). ---- */
+
+typedef int (*stela_entry_fn)(void* const* args, void* const* results, char err[256]);
+
+typedef struct stela_param {
+  PJRT_Buffer_Type type;
+  size_t esize;
+  size_t rank;
+  int64_t* dims;
+  size_t nbytes;
+} stela_param;
+
+typedef struct stela_program {
+  atomic_long refs;
+  void* dl;
+  stela_entry_fn entry;
+  size_t nargs, nres;
+  stela_param* params; /* nargs parameters, then nres results */
+  int64_t* all_dims;   /* storage of every params[i].dims */
+  /* Executable queries, computed once. */
+  PJRT_Buffer_Type* out_types;
+  int64_t* out_dims;
+  size_t* out_ranks;
+  const char** out_kinds;
+  size_t* out_kind_sizes;
+  char* name;
+  size_t name_len;
+  char fingerprint[65];
+  int64_t code_size;
+  int64_t arg_bytes, res_bytes;
+} stela_program;
+
+void stela_program_retain(stela_program* p);
+void stela_program_release(stela_program* p);
+
+struct PJRT_Executable {
+  stela_program* prog;
+  size_t num_replicas, num_partitions;
+};
+
+struct PJRT_LoadedExecutable {
+  PJRT_Client* client;
+  stela_program* prog;
+  bool portable;
+  size_t num_replicas, num_partitions;
+  size_t ndev;
+  PJRT_Device** devices; /* [ndev], replica-major; empty when portable */
+  atomic_bool deleted;
+};
+
+/* Takes over the program reference. */
+PJRT_Error* stela_loaded_executable_new(PJRT_Client* c, stela_program* prog, bool portable, size_t replicas,
+                                        size_t partitions, const int* assignment, PJRT_LoadedExecutable** out);
+
+/* ---- Small helpers (util.c). ---- */
+
+char* stela_strdup(const char* s);
+char* stela_strndup(const char* s, size_t n);
+char* stela_asprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+bool stela_name_is(const char* name, size_t name_size, const char* want);
+
+/* SHA-256 (util.c), for the compile cache key. */
+typedef struct stela_sha256 {
+  uint32_t h[8];
+  uint64_t len;
+  unsigned char buf[64];
+  size_t nbuf;
+} stela_sha256;
+void stela_sha256_init(stela_sha256* s);
+void stela_sha256_update(stela_sha256* s, const void* data, size_t n);
+void stela_sha256_hex(stela_sha256* s, char out[65]);
+
+/* ---- The PJRT functions, by translation unit. ---- */
+
+/* error.c */
+void stela_Error_Destroy(PJRT_Error_Destroy_Args* args);
+void stela_Error_Message(PJRT_Error_Message_Args* args);
+PJRT_Error* stela_Error_GetCode(PJRT_Error_GetCode_Args* args);
+PJRT_Error* stela_Event_Destroy(PJRT_Event_Destroy_Args* args);
+PJRT_Error* stela_Event_IsReady(PJRT_Event_IsReady_Args* args);
+PJRT_Error* stela_Event_Error(PJRT_Event_Error_Args* args);
+PJRT_Error* stela_Event_Await(PJRT_Event_Await_Args* args);
+PJRT_Error* stela_Event_OnReady(PJRT_Event_OnReady_Args* args);
+
+/* client.c */
+PJRT_Error* stela_Client_Create(PJRT_Client_Create_Args* args);
+PJRT_Error* stela_Client_Destroy(PJRT_Client_Destroy_Args* args);
+PJRT_Error* stela_Client_PlatformName(PJRT_Client_PlatformName_Args* args);
+PJRT_Error* stela_Client_ProcessIndex(PJRT_Client_ProcessIndex_Args* args);
+PJRT_Error* stela_Client_PlatformVersion(PJRT_Client_PlatformVersion_Args* args);
+PJRT_Error* stela_Client_Devices(PJRT_Client_Devices_Args* args);
+PJRT_Error* stela_Client_AddressableDevices(PJRT_Client_AddressableDevices_Args* args);
+PJRT_Error* stela_Client_LookupDevice(PJRT_Client_LookupDevice_Args* args);
+PJRT_Error* stela_Client_LookupAddressableDevice(PJRT_Client_LookupAddressableDevice_Args* args);
+PJRT_Error* stela_Client_AddressableMemories(PJRT_Client_AddressableMemories_Args* args);
+PJRT_Error* stela_Client_DefaultDeviceAssignment(PJRT_Client_DefaultDeviceAssignment_Args* args);
+PJRT_Error* stela_DeviceDescription_Id(PJRT_DeviceDescription_Id_Args* args);
+PJRT_Error* stela_DeviceDescription_ProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args* args);
+PJRT_Error* stela_DeviceDescription_Attributes(PJRT_DeviceDescription_Attributes_Args* args);
+PJRT_Error* stela_DeviceDescription_Kind(PJRT_DeviceDescription_Kind_Args* args);
+PJRT_Error* stela_DeviceDescription_DebugString(PJRT_DeviceDescription_DebugString_Args* args);
+PJRT_Error* stela_DeviceDescription_ToString(PJRT_DeviceDescription_ToString_Args* args);
+PJRT_Error* stela_Device_GetDescription(PJRT_Device_GetDescription_Args* args);
+PJRT_Error* stela_Device_IsAddressable(PJRT_Device_IsAddressable_Args* args);
+PJRT_Error* stela_Device_LocalHardwareId(PJRT_Device_LocalHardwareId_Args* args);
+PJRT_Error* stela_Device_AddressableMemories(PJRT_Device_AddressableMemories_Args* args);
+PJRT_Error* stela_Device_DefaultMemory(PJRT_Device_DefaultMemory_Args* args);
+PJRT_Error* stela_Memory_Id(PJRT_Memory_Id_Args* args);
+PJRT_Error* stela_Memory_Kind(PJRT_Memory_Kind_Args* args);
+PJRT_Error* stela_Memory_Kind_Id(PJRT_Memory_Kind_Id_Args* args);
+PJRT_Error* stela_Memory_DebugString(PJRT_Memory_DebugString_Args* args);
+PJRT_Error* stela_Memory_ToString(PJRT_Memory_ToString_Args* args);
+PJRT_Error* stela_Memory_AddressableByDevices(PJRT_Memory_AddressableByDevices_Args* args);
+
+/* buffer.c */
+PJRT_Error* stela_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args);
+PJRT_Error* stela_Client_CreateViewOfDeviceBuffer(PJRT_Client_CreateViewOfDeviceBuffer_Args* args);
+PJRT_Error* stela_Buffer_Destroy(PJRT_Buffer_Destroy_Args* args);
+PJRT_Error* stela_Buffer_ElementType(PJRT_Buffer_ElementType_Args* args);
+PJRT_Error* stela_Buffer_Dimensions(PJRT_Buffer_Dimensions_Args* args);
+PJRT_Error* stela_Buffer_UnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args* args);
+PJRT_Error* stela_Buffer_DynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Args* args);
+PJRT_Error* stela_Buffer_GetMemoryLayout(PJRT_Buffer_GetMemoryLayout_Args* args);
+PJRT_Error* stela_Buffer_OnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args* args);
+PJRT_Error* stela_Buffer_Device(PJRT_Buffer_Device_Args* args);
+PJRT_Error* stela_Buffer_Memory(PJRT_Buffer_Memory_Args* args);
+PJRT_Error* stela_Buffer_Delete(PJRT_Buffer_Delete_Args* args);
+PJRT_Error* stela_Buffer_IsDeleted(PJRT_Buffer_IsDeleted_Args* args);
+PJRT_Error* stela_Buffer_CopyToDevice(PJRT_Buffer_CopyToDevice_Args* args);
+PJRT_Error* stela_Buffer_CopyToMemory(PJRT_Buffer_CopyToMemory_Args* args);
+PJRT_Error* stela_Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args);
+PJRT_Error* stela_Buffer_IsOnCpu(PJRT_Buffer_IsOnCpu_Args* args);
+PJRT_Error* stela_Buffer_ReadyEvent(PJRT_Buffer_ReadyEvent_Args* args);
+PJRT_Error* stela_Buffer_UnsafePointer(PJRT_Buffer_UnsafePointer_Args* args);
+PJRT_Error* stela_Buffer_IncreaseExternalReferenceCount(PJRT_Buffer_IncreaseExternalReferenceCount_Args* args);
+PJRT_Error* stela_Buffer_DecreaseExternalReferenceCount(PJRT_Buffer_DecreaseExternalReferenceCount_Args* args);
+PJRT_Error* stela_Buffer_OpaqueDeviceMemoryDataPointer(PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args* args);
+
+/* compile.c */
+PJRT_Error* stela_Client_Compile(PJRT_Client_Compile_Args* args);
+
+/* execute.c */
+PJRT_Error* stela_Executable_Destroy(PJRT_Executable_Destroy_Args* args);
+PJRT_Error* stela_Executable_Name(PJRT_Executable_Name_Args* args);
+PJRT_Error* stela_Executable_NumReplicas(PJRT_Executable_NumReplicas_Args* args);
+PJRT_Error* stela_Executable_NumPartitions(PJRT_Executable_NumPartitions_Args* args);
+PJRT_Error* stela_Executable_NumOutputs(PJRT_Executable_NumOutputs_Args* args);
+PJRT_Error* stela_Executable_SizeOfGeneratedCodeInBytes(PJRT_Executable_SizeOfGeneratedCodeInBytes_Args* args);
+PJRT_Error* stela_Executable_OutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* args);
+PJRT_Error* stela_Executable_OutputElementTypes(PJRT_Executable_OutputElementTypes_Args* args);
+PJRT_Error* stela_Executable_OutputDimensions(PJRT_Executable_OutputDimensions_Args* args);
+PJRT_Error* stela_Executable_Fingerprint(PJRT_Executable_Fingerprint_Args* args);
+PJRT_Error* stela_Executable_GetCompiledMemoryStats(PJRT_Executable_GetCompiledMemoryStats_Args* args);
+PJRT_Error* stela_LoadedExecutable_Destroy(PJRT_LoadedExecutable_Destroy_Args* args);
+PJRT_Error* stela_LoadedExecutable_GetExecutable(PJRT_LoadedExecutable_GetExecutable_Args* args);
+PJRT_Error* stela_LoadedExecutable_AddressableDevices(PJRT_LoadedExecutable_AddressableDevices_Args* args);
+PJRT_Error* stela_LoadedExecutable_Delete(PJRT_LoadedExecutable_Delete_Args* args);
+PJRT_Error* stela_LoadedExecutable_IsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args);
+PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* args);
+
+#endif /* STELA_CPU_INTERNAL_H_ */
