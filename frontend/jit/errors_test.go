@@ -18,29 +18,29 @@ func TestTraceErrorsAtCallSite(t *testing.T) {
 		_, err := jit.Trace(fn, in...)
 		errs = append(errs, err)
 	}
-	trace(func(x, y *tensor) *tensor {
+	trace(func(x, y *T.Tensor) *T.Tensor {
 		h := T.Exp(x)
 		return T.Add(h, y) // want `^errors_test.go:\d+: add: operand types f32\[2,3\] and f32\[3,2\] differ`
 	}, a, b)
-	trace(func(x, y *tensor) *tensor {
+	trace(func(x, y *T.Tensor) *T.Tensor {
 		return T.MatMul(x, T.Transpose(y)) // want `dot_general: matmul of f32\[2,3\] and f32\[2,3\]: contracting dimensions differ`
 	}, a, b)
-	trace(func(x *tensor) *tensor {
+	trace(func(x *T.Tensor) *T.Tensor {
 		return T.Cond(T.Less(T.Sum(x), T.ScalarLike(x, 0)),
-			func() []*tensor { return []*tensor{x} },
-			func() []*tensor { return []*tensor{T.Reshape(x, 5, -1)} }, // want `reshape: cannot reshape f32\[2,3\] \(6 elements\) to \[5 -1\]`
+			func() []*T.Tensor { return []*T.Tensor{x} },
+			func() []*T.Tensor { return []*T.Tensor{T.Reshape(x, 5, -1)} }, // want `reshape: cannot reshape f32\[2,3\] \(6 elements\) to \[5 -1\]`
 		)[0]
 	}, a)
-	trace(func(x *tensor) *tensor {
+	trace(func(x *T.Tensor) *T.Tensor {
 		return T.Cond(T.Less(T.Sum(x), T.ScalarLike(x, 0)), // want `case: branch 1 returns \[f32\[3,2\]\], but branch 0 returns \[f32\[2,3\]\]`
-			func() []*tensor { return []*tensor{x} },
-			func() []*tensor { return []*tensor{T.Transpose(x)} })[0]
+			func() []*T.Tensor { return []*T.Tensor{x} },
+			func() []*T.Tensor { return []*T.Tensor{T.Transpose(x)} })[0]
 	}, a)
-	var leaked *tensor
-	if _, err := jit.Trace(func(x *tensor) *tensor { leaked = x; return x }, a); err != nil {
+	var leaked *T.Tensor
+	if _, err := jit.Trace(func(x *T.Tensor) *T.Tensor { leaked = x; return x }, a); err != nil {
 		t.Fatal(err)
 	}
-	trace(func(x *tensor) *tensor {
+	trace(func(x *T.Tensor) *T.Tensor {
 		return T.Add(x, leaked) // want `add: operand #1 belongs to trace @main, which has finished`
 	}, a)
 	wanttest.Check(t, "errors_test.go", errs)

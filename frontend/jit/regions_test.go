@@ -32,10 +32,10 @@ func find(f *ir.Func, op ir.Op) *ir.Instr {
 // A branch that uses only tensors from outside it still computes inside
 // the branch, not before the case: only the branch taken does the work.
 func TestBranchOpsStayInBranches(t *testing.T) {
-	f, err := jit.Trace(func(x, p *tensor) *tensor {
+	f, err := jit.Trace(func(x, p *T.Tensor) *T.Tensor {
 		return T.Cond(p,
-			func() []*tensor { return []*tensor{T.Exp(x)} },
-			func() []*tensor { return []*tensor{T.MatMul(x, x)} })[0]
+			func() []*T.Tensor { return []*T.Tensor{T.Exp(x)} },
+			func() []*T.Tensor { return []*T.Tensor{T.MatMul(x, x)} })[0]
 	}, ir.TensorOf(ir.F32, 3, 3), ir.Scalar(ir.Bool))
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestBranchOpsStayInBranches(t *testing.T) {
 // Inside a traced function, ops on concrete tensors record too, with the
 // tensors as parameters: the program does the work, not the tracer.
 func TestConcreteOpsInsideTraceAreRecorded(t *testing.T) {
-	r, err := jit.TraceFull(func(x *tensor) *tensor {
+	r, err := jit.TraceFull(func(x *T.Tensor) *T.Tensor {
 		w2 := T.Add(weight, weight)
 		return T.MatMul(x, w2)
 	}, ir.TensorOf(ir.F32, 2, 3))
@@ -69,16 +69,16 @@ func TestConcreteOpsInsideTraceAreRecorded(t *testing.T) {
 
 // Traces on different goroutines do not see each other's current trace.
 func TestConcurrentTraces(t *testing.T) {
-	fn := func(x, p *tensor) []*tensor {
+	fn := func(x, p *T.Tensor) []*T.Tensor {
 		y := T.Cond(p,
-			func() []*tensor { return []*tensor{T.Tanh(x)} },
-			func() []*tensor { return []*tensor{T.Neg(x)} })
+			func() []*T.Tensor { return []*T.Tensor{T.Tanh(x)} },
+			func() []*T.Tensor { return []*T.Tensor{T.Neg(x)} })
 		return T.While(
-			func(s []*tensor) *tensor { return T.Less(T.Sum(s[0]), T.ScalarLike(s[0], 100)) },
-			func(s []*tensor) []*tensor { return []*tensor{T.Add(T.Abs(s[0]), T.OnesLike(x))} },
+			func(s []*T.Tensor) *T.Tensor { return T.Less(T.Sum(s[0]), T.ScalarLike(s[0], 100)) },
+			func(s []*T.Tensor) []*T.Tensor { return []*T.Tensor{T.Add(T.Abs(s[0]), T.OnesLike(x))} },
 			y[0])
 	}
-	in := []*tensor{ramp(4), T.Scalar(true)}
+	in := []*T.Tensor{ramp(4), T.Scalar(true)}
 	want, err := jit.Call(fn, in...)
 	if err != nil {
 		t.Fatal(err)

@@ -12,12 +12,10 @@ import (
 	"github.com/stela-ml/stela/ir"
 )
 
-type tensor = T.Tensor
-
-func f32(data []float32, shape ...int) *tensor { return T.FromSlice(data, shape...) }
+func f32(data []float32, shape ...int) *T.Tensor { return T.FromSlice(data, shape...) }
 
 // ramp makes deterministic, varied test data.
-func ramp(shape ...int) *tensor {
+func ramp(shape ...int) *T.Tensor {
 	n := 1
 	for _, d := range shape {
 		n *= d
@@ -29,7 +27,7 @@ func ramp(shape ...int) *tensor {
 	return T.FromSlice(s, shape...)
 }
 
-func typesOf(ts []*tensor) []ir.Type {
+func typesOf(ts []*T.Tensor) []ir.Type {
 	out := make([]ir.Type, len(ts))
 	for i, t := range ts {
 		out[i] = t.Type()
@@ -44,91 +42,91 @@ var weight = ramp(3, 4)
 var opCases = []struct {
 	name   string
 	fn     any
-	inputs []*tensor
+	inputs []*T.Tensor
 }{
-	{"unary", func(x *tensor) []*tensor {
+	{"unary", func(x *T.Tensor) []*T.Tensor {
 		p := T.Add(T.Abs(x), T.ScalarLike(x, 0.5))
-		return []*tensor{T.Neg(x), T.Abs(x), T.Exp(x), T.Log(p), T.Sqrt(p), T.Rsqrt(p), T.Tanh(x), T.Sigmoid(x),
+		return []*T.Tensor{T.Neg(x), T.Abs(x), T.Exp(x), T.Log(p), T.Sqrt(p), T.Rsqrt(p), T.Tanh(x), T.Sigmoid(x),
 			T.Sin(x), T.Cos(x), T.Floor(x), T.Ceil(x), T.Sign(x), T.Relu(x), T.GELU(x), T.Round(x), T.Expm1(x), T.Log1p(p)}
-	}, []*tensor{ramp(2, 3)}},
-	{"binary-broadcast", func(x, y *tensor) []*tensor {
-		return []*tensor{T.Add(x, y), T.Sub(x, y), T.Mul(x, y), T.Div(x, T.Add(T.Abs(y), T.ScalarLike(y, 1))),
+	}, []*T.Tensor{ramp(2, 3)}},
+	{"binary-broadcast", func(x, y *T.Tensor) []*T.Tensor {
+		return []*T.Tensor{T.Add(x, y), T.Sub(x, y), T.Mul(x, y), T.Div(x, T.Add(T.Abs(y), T.ScalarLike(y, 1))),
 			T.Pow(T.Abs(x), y), T.Maximum(x, y), T.Minimum(x, y)}
-	}, []*tensor{ramp(2, 3), ramp(3)}},
-	{"compare-select", func(x, y *tensor) []*tensor {
-		return []*tensor{T.Where(T.Less(x, y), x, y), T.Equal(x, y), T.GreaterEqual(x, y), T.NotEqual(x, y),
+	}, []*T.Tensor{ramp(2, 3), ramp(3)}},
+	{"compare-select", func(x, y *T.Tensor) []*T.Tensor {
+		return []*T.Tensor{T.Where(T.Less(x, y), x, y), T.Equal(x, y), T.GreaterEqual(x, y), T.NotEqual(x, y),
 			T.Clamp(x, T.ScalarLike(x, -0.5), T.ScalarLike(x, 0.75)), T.Clamp(x, y, T.FullLike(y, 1))}
-	}, []*tensor{ramp(2, 3), ramp(2, 3)}},
-	{"convert", func(x *tensor) []*tensor {
-		return []*tensor{T.Convert(x, ir.S32), T.Convert(x, ir.F64), T.BitcastConvert(x, ir.U32), T.Convert(x, ir.BF16)}
-	}, []*tensor{ramp(4)}},
-	{"structural", func(x *tensor) []*tensor {
+	}, []*T.Tensor{ramp(2, 3), ramp(2, 3)}},
+	{"convert", func(x *T.Tensor) []*T.Tensor {
+		return []*T.Tensor{T.Convert(x, ir.S32), T.Convert(x, ir.F64), T.BitcastConvert(x, ir.U32), T.Convert(x, ir.BF16)}
+	}, []*T.Tensor{ramp(4)}},
+	{"structural", func(x *T.Tensor) []*T.Tensor {
 		r := T.Reshape(x, 3, -1)
 		i := T.Convert(T.Sum(T.Convert(T.Greater(x, T.ScalarLike(x, 0)), ir.S32)), ir.S32)
-		return []*tensor{r, T.Transpose(r), T.BroadcastTo(T.SliceAxis(r, 0, 0, 1), 2, 3, 4), T.Slice(x, []int{0, 1}, []int{2, -1}, []int{1, 2}),
+		return []*T.Tensor{r, T.Transpose(r), T.BroadcastTo(T.SliceAxis(r, 0, 0, 1), 2, 3, 4), T.Slice(x, []int{0, 1}, []int{2, -1}, []int{1, 2}),
 			T.Concat(-1, x, x), T.Pad(x, T.ScalarLike(x, 9), []int{1, 0}, []int{0, -1}, []int{0, 1}), T.Reverse(x, 0, 1),
-			T.DynamicSlice(x, []*tensor{i, T.Scalar(int32(1))}, []int{1, 2}),
-			T.DynamicUpdateSlice(x, T.FullLike(T.SliceAxis(x, 1, 0, 2), 7), []*tensor{T.Scalar(int32(1)), i}),
+			T.DynamicSlice(x, []*T.Tensor{i, T.Scalar(int32(1))}, []int{1, 2}),
+			T.DynamicUpdateSlice(x, T.FullLike(T.SliceAxis(x, 1, 0, 2), 7), []*T.Tensor{T.Scalar(int32(1)), i}),
 			T.Squeeze(T.ExpandDims(x, 1), 1)}
-	}, []*tensor{ramp(3, 4)}},
-	{"matmul", func(x, y, z *tensor) []*tensor {
-		return []*tensor{T.MatMul(x, weight), T.MatMul(x, y), T.MatMul(z, y),
+	}, []*T.Tensor{ramp(3, 4)}},
+	{"matmul", func(x, y, z *T.Tensor) []*T.Tensor {
+		return []*T.Tensor{T.MatMul(x, weight), T.MatMul(x, y), T.MatMul(z, y),
 			T.DotGeneral(x, y, ir.DotGeneralAttr{LhsBatch: []int{0}, RhsBatch: []int{0}, LhsContract: []int{2}, RhsContract: []int{1}})}
-	}, []*tensor{ramp(2, 5, 3), ramp(2, 3, 4), ramp(1, 5, 3)}},
-	{"reductions", func(x *tensor) []*tensor {
-		return []*tensor{T.Sum(x), T.Sum(x, 0, 2), T.Mean(x, -1), T.Max(x, 1), T.Min(x, 1), T.Prod(x, 2),
+	}, []*T.Tensor{ramp(2, 5, 3), ramp(2, 3, 4), ramp(1, 5, 3)}},
+	{"reductions", func(x *T.Tensor) []*T.Tensor {
+		return []*T.Tensor{T.Sum(x), T.Sum(x, 0, 2), T.Mean(x, -1), T.Max(x, 1), T.Min(x, 1), T.Prod(x, 2),
 			T.KeepDims(T.Sum, x, 1), T.ArgMax(x, -1), T.ArgMin(x, 0)}
-	}, []*tensor{ramp(2, 3, 4)}},
-	{"nn", func(x, g, b *tensor) []*tensor {
-		return []*tensor{T.Softmax(x, -1), T.LogSoftmax(x, 0), T.LayerNorm(x, g, b, -1, 1e-5), T.RMSNorm(x, g, -1, 1e-6)}
-	}, []*tensor{ramp(3, 4), ramp(4), ramp(4)}},
-	{"conv-pool", func(x, k *tensor) []*tensor {
+	}, []*T.Tensor{ramp(2, 3, 4)}},
+	{"nn", func(x, g, b *T.Tensor) []*T.Tensor {
+		return []*T.Tensor{T.Softmax(x, -1), T.LogSoftmax(x, 0), T.LayerNorm(x, g, b, -1, 1e-5), T.RMSNorm(x, g, -1, 1e-6)}
+	}, []*T.Tensor{ramp(3, 4), ramp(4), ramp(4)}},
+	{"conv-pool", func(x, k *T.Tensor) []*T.Tensor {
 		c := T.Conv2D(x, k, T.Conv2DOptions{Padding: T.Same, Strides: [2]int{1, 2}})
-		return []*tensor{c, T.MaxPool2D(c, [2]int{2, 2}, [2]int{}, T.Valid), T.AvgPool2D(x, [2]int{3, 3}, [2]int{2, 2}, T.Same),
+		return []*T.Tensor{c, T.MaxPool2D(c, [2]int{2, 2}, [2]int{}, T.Valid), T.AvgPool2D(x, [2]int{3, 3}, [2]int{2, 2}, T.Same),
 			T.Conv2D(x, T.SliceAxis(k, 2, 0, 1), T.Conv2DOptions{Groups: 2, Dilation: [2]int{2, 1}})}
-	}, []*tensor{ramp(2, 6, 5, 2), ramp(3, 3, 2, 4)}},
-	{"gather-scatter", func(table, ids *tensor) []*tensor {
+	}, []*T.Tensor{ramp(2, 6, 5, 2), ramp(3, 3, 2, 4)}},
+	{"gather-scatter", func(table, ids *T.Tensor) []*T.Tensor {
 		e := T.Take(table, ids, 0)
-		return []*tensor{e, T.Take(table, ids, 1), T.ScatterAdd(T.ZerosLike(table), ids, e, 0)}
-	}, []*tensor{ramp(5, 3), T.FromSlice([]int32{4, 0, 2, 4}, 2, 2)}},
-	{"iota-mask", func(x *tensor) *tensor {
+		return []*T.Tensor{e, T.Take(table, ids, 1), T.ScatterAdd(T.ZerosLike(table), ids, e, 0)}
+	}, []*T.Tensor{ramp(5, 3), T.FromSlice([]int32{4, 0, 2, 4}, 2, 2)}},
+	{"iota-mask", func(x *T.Tensor) *T.Tensor {
 		n := x.Shape()[0]
 		mask := T.GreaterEqual(T.IotaLike(x, ir.S32, []int{n, n}, 0), T.IotaLike(x, ir.S32, []int{n, n}, 1))
 		return T.Where(mask, x, T.FullLike(x, -1e9))
-	}, []*tensor{ramp(4, 4)}},
-	{"while-captures", func(x *tensor) []*tensor {
+	}, []*T.Tensor{ramp(4, 4)}},
+	{"while-captures", func(x *T.Tensor) []*T.Tensor {
 		// The body uses x (a value of the enclosing trace) and weight (a
 		// concrete tensor): both must be threaded in as loop state.
 		limit := T.Scalar(int32(3))
 		out := T.While(
-			func(s []*tensor) *tensor { return T.Less(s[0], limit) },
-			func(s []*tensor) []*tensor {
-				return []*tensor{T.Add(s[0], T.ScalarLike(s[0], 1)), T.Tanh(T.Add(T.SliceAxis(T.MatMul(s[1], weight), 1, 0, 3), T.SliceAxis(x, 1, 1, 4)))}
+			func(s []*T.Tensor) *T.Tensor { return T.Less(s[0], limit) },
+			func(s []*T.Tensor) []*T.Tensor {
+				return []*T.Tensor{T.Add(s[0], T.ScalarLike(s[0], 1)), T.Tanh(T.Add(T.SliceAxis(T.MatMul(s[1], weight), 1, 0, 3), T.SliceAxis(x, 1, 1, 4)))}
 			},
 			T.Scalar(int32(0)), T.ZerosLike(T.SliceAxis(x, 1, 0, 3)))
 		return out
-	}, []*tensor{ramp(2, 5)}},
-	{"cond-switch", func(x, p *tensor) []*tensor {
+	}, []*T.Tensor{ramp(2, 5)}},
+	{"cond-switch", func(x, p *T.Tensor) []*T.Tensor {
 		c := T.Cond(T.Greater(p, T.ScalarLike(p, 0)),
-			func() []*tensor { return []*tensor{T.Mul(x, weight)} },
-			func() []*tensor { return []*tensor{T.Neg(x)} })
+			func() []*T.Tensor { return []*T.Tensor{T.Mul(x, weight)} },
+			func() []*T.Tensor { return []*T.Tensor{T.Neg(x)} })
 		s := T.Switch(T.Convert(p, ir.S32),
-			func() []*tensor { return []*tensor{x} },
-			func() []*tensor { return []*tensor{T.Exp(x)} },
-			func() []*tensor { return []*tensor{weight} })
+			func() []*T.Tensor { return []*T.Tensor{x} },
+			func() []*T.Tensor { return []*T.Tensor{T.Exp(x)} },
+			func() []*T.Tensor { return []*T.Tensor{weight} })
 		return append(c, s...)
-	}, []*tensor{ramp(3, 4), T.Scalar(float32(1.5))}},
-	{"nested-regions", func(x *tensor) []*tensor {
+	}, []*T.Tensor{ramp(3, 4), T.Scalar(float32(1.5))}},
+	{"nested-regions", func(x *T.Tensor) []*T.Tensor {
 		return T.While(
-			func(s []*tensor) *tensor { return T.Less(s[0], T.ScalarLike(s[0], 2)) },
-			func(s []*tensor) []*tensor {
+			func(s []*T.Tensor) *T.Tensor { return T.Less(s[0], T.ScalarLike(s[0], 2)) },
+			func(s []*T.Tensor) []*T.Tensor {
 				y := T.Cond(T.Equal(s[0], T.ScalarLike(s[0], 0)),
-					func() []*tensor { return []*tensor{T.Add(s[1], x)} },
-					func() []*tensor { return []*tensor{T.Mul(s[1], x)} })[0]
-				return []*tensor{T.Add(s[0], T.ScalarLike(s[0], 1)), y}
+					func() []*T.Tensor { return []*T.Tensor{T.Add(s[1], x)} },
+					func() []*T.Tensor { return []*T.Tensor{T.Mul(s[1], x)} })[0]
+				return []*T.Tensor{T.Add(s[0], T.ScalarLike(s[0], 1)), y}
 			},
 			T.Scalar(int32(0)), T.ZerosLike(x))
-	}, []*tensor{ramp(3)}},
+	}, []*T.Tensor{ramp(3)}},
 }
 
 func TestEagerEqualsTraced(t *testing.T) {
@@ -173,7 +171,7 @@ func TestEagerEqualsTraced(t *testing.T) {
 }
 
 func TestCapturedBecomeParameters(t *testing.T) {
-	r, err := jit.TraceFull(func(x *tensor) *tensor { return T.MatMul(x, weight) }, ir.TensorOf(ir.F32, 2, 3))
+	r, err := jit.TraceFull(func(x *T.Tensor) *T.Tensor { return T.MatMul(x, weight) }, ir.TensorOf(ir.F32, 2, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +188,7 @@ func TestCapturedBecomeParameters(t *testing.T) {
 	})
 }
 
-func mlp(x, w *tensor) *tensor { return T.Relu(T.MatMul(x, w)) }
+func mlp(x, w *T.Tensor) *T.Tensor { return T.Relu(T.MatMul(x, w)) }
 
 func TestSignatures(t *testing.T) {
 	ty := ir.TensorOf(ir.F32, 2)
@@ -203,17 +201,17 @@ func TestSignatures(t *testing.T) {
 		err      string
 	}{
 		{"named", mlp, []ir.Type{ir.TensorOf(ir.F32, 2, 3), ir.TensorOf(ir.F32, 3, 4)}, "mlp", 1, ""},
-		{"closure", func(x *tensor) *tensor { return x }, []ir.Type{ty}, "main", 1, ""},
-		{"slice", func(xs []*tensor) []*tensor { return []*tensor{T.Add(xs[0], xs[1]), xs[2]} }, []ir.Type{ty, ty, ty}, "main", 2, ""},
-		{"variadic", func(xs ...*tensor) (*tensor, []*tensor, error) { return xs[0], xs, nil }, []ir.Type{ty, ty}, "main", 3, ""},
-		{"no-inputs", func() *tensor { return T.Arange(ir.S32, 3) }, nil, "main", 1, ""},
-		{"user-error", func(x *tensor) (*tensor, error) { return nil, errors.New("boom") }, []ir.Type{ty}, "", 0, "boom"},
-		{"bad-param", func(x int) *tensor { return nil }, []ir.Type{ty}, "", 0, "parameter #0 is int"},
-		{"bad-result", func(x *tensor) int { return 0 }, []ir.Type{ty}, "", 0, "result #0 is int"},
-		{"count", func(x, y *tensor) *tensor { return x }, []ir.Type{ty}, "", 0, "func has 2 parameters but 1 inputs are given"},
+		{"closure", func(x *T.Tensor) *T.Tensor { return x }, []ir.Type{ty}, "main", 1, ""},
+		{"slice", func(xs []*T.Tensor) []*T.Tensor { return []*T.Tensor{T.Add(xs[0], xs[1]), xs[2]} }, []ir.Type{ty, ty, ty}, "main", 2, ""},
+		{"variadic", func(xs ...*T.Tensor) (*T.Tensor, []*T.Tensor, error) { return xs[0], xs, nil }, []ir.Type{ty, ty}, "main", 3, ""},
+		{"no-inputs", func() *T.Tensor { return T.Arange(ir.S32, 3) }, nil, "main", 1, ""},
+		{"user-error", func(x *T.Tensor) (*T.Tensor, error) { return nil, errors.New("boom") }, []ir.Type{ty}, "", 0, "boom"},
+		{"bad-param", func(x int) *T.Tensor { return nil }, []ir.Type{ty}, "", 0, "parameter #0 is int"},
+		{"bad-result", func(x *T.Tensor) int { return 0 }, []ir.Type{ty}, "", 0, "result #0 is int"},
+		{"count", func(x, y *T.Tensor) *T.Tensor { return x }, []ir.Type{ty}, "", 0, "func has 2 parameters but 1 inputs are given"},
 		{"not-func", 42, nil, "", 0, "fn is int, want a func"},
-		{"dynamic", func(x *tensor) *tensor { return x }, []ir.Type{ir.TensorOf(ir.F32, ir.DynamicDim)}, "", 0, "static shape"},
-		{"nil-result", func(x *tensor) *tensor { return nil }, []ir.Type{ty}, "", 0, "result #0 is nil"},
+		{"dynamic", func(x *T.Tensor) *T.Tensor { return x }, []ir.Type{ir.TensorOf(ir.F32, ir.DynamicDim)}, "", 0, "static shape"},
+		{"nil-result", func(x *T.Tensor) *T.Tensor { return nil }, []ir.Type{ty}, "", 0, "result #0 is nil"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
