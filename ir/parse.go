@@ -15,6 +15,7 @@ import (
 //	body   = { instr } "return" [ VALUE { "," VALUE } ] .
 //	instr  = [ VALUE { "," VALUE } "=" ] IDENT [ VALUE { "," VALUE } ] [ attrs ]
 //	         { [ GLOBAL ] params "{" body "}" } [ ":" type { "," type } ] [ loc ] .
+//	attrs  = "{" [ IDENT "=" value { "," IDENT "=" value } ] "}" .   (values: text_attr.go)
 //	type   = IDENT "[" [ dim { "," dim } ] "]" .   (dim: a number or "?")
 //	loc    = "loc" "(" locbody ")" .
 //	locbody = "unknown" | STRING ":" NUMBER | "fused" [ "<" STRING ">" ] "[" [ locbody { "," locbody } ] "]" .

@@ -92,7 +92,7 @@ type lexer struct {
 }
 
 func lex(src string) ([]token, error) {
-	lx := &lexer{src: src, line: 1, col: 1, toks: make([]token, 0, len(src)/4)}
+	lx := &lexer{src: src, line: 1, col: 1}
 	for {
 		t, err := lx.next()
 		if err != nil {

@@ -207,118 +207,139 @@ func roundFloatBits(d DType, v float64) uint64 {
 	return math.Float64bits(v)
 }
 
-// formatElems prints every element of l, or reports that l is malformed.
-func formatElems(l *Literal) ([]string, bool) {
-	n := l.Type.NumElements()
+// literalOK reports whether l's data is a slice of its element type's Go
+// type with one entry per element, so that printing can index it freely.
+func literalOK(l *Literal) bool {
 	if !l.Type.DType.valid() || !l.Type.IsStatic() || l.Data == nil {
-		return nil, false
+		return false
 	}
-	out := make([]string, 0, n)
+	rv := reflect.ValueOf(l.Data)
+	return rv.Type() == reflect.SliceOf(GoElemType(l.Type.DType)) && rv.Len() == l.Type.NumElements()
+}
+
+// formatElem prints element i of a literal's data.
+func formatElem(data any, i int) string {
 	cplx := func(d DType, re, im uint64) string {
 		return "(" + formatFloatText(d, re) + ", " + formatFloatText(d, im) + ")"
 	}
+	switch data := data.(type) {
+	case []bool:
+		return strconv.FormatBool(data[i])
+	case []int8:
+		return strconv.FormatInt(int64(data[i]), 10)
+	case []int16:
+		return strconv.FormatInt(int64(data[i]), 10)
+	case []int32:
+		return strconv.FormatInt(int64(data[i]), 10)
+	case []int64:
+		return strconv.FormatInt(data[i], 10)
+	case []uint8:
+		return strconv.FormatUint(uint64(data[i]), 10)
+	case []uint16:
+		return strconv.FormatUint(uint64(data[i]), 10)
+	case []uint32:
+		return strconv.FormatUint(uint64(data[i]), 10)
+	case []uint64:
+		return strconv.FormatUint(data[i], 10)
+	case []Float16:
+		return formatFloatText(F16, uint64(data[i].Bits()))
+	case []BFloat16:
+		return formatFloatText(BF16, uint64(data[i]))
+	case []float32:
+		return formatFloatText(F32, uint64(math.Float32bits(data[i])))
+	case []float64:
+		return formatFloatText(F64, math.Float64bits(data[i]))
+	case []complex64:
+		v := data[i]
+		return cplx(F32, uint64(math.Float32bits(real(v))), uint64(math.Float32bits(imag(v))))
+	case []complex128:
+		v := data[i]
+		return cplx(F64, math.Float64bits(real(v)), math.Float64bits(imag(v)))
+	}
+	return "?"
+}
+
+// allSame reports whether every element has the key of the first.
+func allSame[T any, K comparable](xs []T, key func(T) K) bool {
+	for _, x := range xs {
+		if key(x) != key(xs[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+func same[T comparable](x T) T { return x }
+
+// isSplat reports whether l has two or more elements, all with the same
+// bits (so -0.0 differs from 0.0, and NaNs compare by payload).
+func isSplat(l *Literal) bool {
+	if l.Type.NumElements() < 2 {
+		return false
+	}
 	switch data := l.Data.(type) {
 	case []bool:
-		for _, v := range data {
-			out = append(out, strconv.FormatBool(v))
-		}
+		return allSame(data, same)
 	case []int8:
-		for _, v := range data {
-			out = append(out, strconv.FormatInt(int64(v), 10))
-		}
+		return allSame(data, same)
 	case []int16:
-		for _, v := range data {
-			out = append(out, strconv.FormatInt(int64(v), 10))
-		}
+		return allSame(data, same)
 	case []int32:
-		for _, v := range data {
-			out = append(out, strconv.FormatInt(int64(v), 10))
-		}
+		return allSame(data, same)
 	case []int64:
-		for _, v := range data {
-			out = append(out, strconv.FormatInt(v, 10))
-		}
+		return allSame(data, same)
 	case []uint8:
-		for _, v := range data {
-			out = append(out, strconv.FormatUint(uint64(v), 10))
-		}
+		return allSame(data, same)
 	case []uint16:
-		for _, v := range data {
-			out = append(out, strconv.FormatUint(uint64(v), 10))
-		}
+		return allSame(data, same)
 	case []uint32:
-		for _, v := range data {
-			out = append(out, strconv.FormatUint(uint64(v), 10))
-		}
+		return allSame(data, same)
 	case []uint64:
-		for _, v := range data {
-			out = append(out, strconv.FormatUint(v, 10))
-		}
+		return allSame(data, same)
 	case []Float16:
-		for _, v := range data {
-			out = append(out, formatFloatText(F16, uint64(v.Bits())))
-		}
+		return allSame(data, same)
 	case []BFloat16:
-		for _, v := range data {
-			out = append(out, formatFloatText(BF16, uint64(v)))
-		}
+		return allSame(data, same)
 	case []float32:
-		for _, v := range data {
-			out = append(out, formatFloatText(F32, uint64(math.Float32bits(v))))
-		}
+		return allSame(data, math.Float32bits)
 	case []float64:
-		for _, v := range data {
-			out = append(out, formatFloatText(F64, math.Float64bits(v)))
-		}
+		return allSame(data, math.Float64bits)
 	case []complex64:
-		for _, v := range data {
-			out = append(out, cplx(F32, uint64(math.Float32bits(real(v))), uint64(math.Float32bits(imag(v)))))
-		}
+		return allSame(data, func(c complex64) [2]uint32 {
+			return [2]uint32{math.Float32bits(real(c)), math.Float32bits(imag(c))}
+		})
 	case []complex128:
-		for _, v := range data {
-			out = append(out, cplx(F64, math.Float64bits(real(v)), math.Float64bits(imag(v))))
-		}
-	default:
-		return nil, false
+		return allSame(data, func(c complex128) [2]uint64 {
+			return [2]uint64{math.Float64bits(real(c)), math.Float64bits(imag(c))}
+		})
 	}
-	if reflect.TypeOf(l.Data) != reflect.SliceOf(GoElemType(l.Type.DType)) || len(out) != n {
-		return nil, false
-	}
-	return out, true
+	return false
 }
 
 // writeLiteral prints "dense<...> : type".
 func writeLiteral(b *strings.Builder, l *Literal) {
-	elems, ok := formatElems(l)
-	if !ok {
+	if !literalOK(l) {
 		fmt.Fprintf(b, "<<malformed literal of type %v holding %T>>", l.Type, l.Data)
 		return
 	}
 	b.WriteString("dense<")
-	splat := len(elems) > 1
-	for _, e := range elems {
-		if e != elems[0] {
-			splat = false
-			break
-		}
-	}
 	switch {
-	case splat:
-		b.WriteString(elems[0])
-	case len(elems) == 0 && l.Type.Rank() > 0:
+	case isSplat(l):
+		b.WriteString(formatElem(l.Data, 0))
+	case l.Type.NumElements() == 0 && l.Type.Rank() > 0:
 		// Any literal without elements is "[]": spelling out f32[1000000,0]
 		// as a million "[]" would be long and say nothing.
 		b.WriteString("[]")
 	default:
-		writeNested(b, l.Type.Shape, Strides(l.Type.Shape), elems, 0, 0)
+		writeNested(b, l.Type.Shape, Strides(l.Type.Shape), l.Data, 0, 0)
 	}
 	b.WriteString("> : ")
 	b.WriteString(l.Type.String())
 }
 
-func writeNested(b *strings.Builder, shape, strides []int, elems []string, dim, off int) {
+func writeNested(b *strings.Builder, shape, strides []int, data any, dim, off int) {
 	if dim == len(shape) {
-		b.WriteString(elems[off])
+		b.WriteString(formatElem(data, off))
 		return
 	}
 	b.WriteByte('[')
@@ -326,7 +347,7 @@ func writeNested(b *strings.Builder, shape, strides []int, elems []string, dim, 
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		writeNested(b, shape, strides, elems, dim+1, off+i*strides[dim])
+		writeNested(b, shape, strides, data, dim+1, off+i*strides[dim])
 	}
 	b.WriteByte(']')
 }
@@ -392,7 +413,7 @@ func (p *parser) buildLiteral(t Type, body denseNode, at token) *Literal {
 	}
 	// Check the nesting before allocating, so that a short text cannot
 	// ask for a large literal.
-	leaves := make([]denseNode, 0, n)
+	var leaves []denseNode
 	var walk func(nd denseNode, dim int)
 	walk = func(nd denseNode, dim int) {
 		if dim == t.Rank() {
