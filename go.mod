@@ -12,6 +12,10 @@ require (
 
 require (
 	github.com/gomlx/gopjrt v0.10.0 // indirect
+	github.com/kr/pretty v0.2.0 // indirect
+	github.com/kr/text v0.2.0 // indirect
+	github.com/llir/ll v0.0.0-20220802044011-65001c0fb73c // indirect
+	github.com/mewmew/float v0.0.0-20201204173432-505706aa38fa // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	golang.org/x/mod v0.27.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect

@@ -36,6 +36,12 @@ func TestMockStrided(t *testing.T) {
 	expectClean(t, be.plugin)
 }
 
+func TestMockBuffers(t *testing.T) {
+	be := mockBackend(t)
+	suiteBufferQueries(t, be)
+	expectClean(t, be.plugin)
+}
+
 func TestMockExecute(t *testing.T) {
 	be := mockBackend(t)
 	suiteExecute(t, be)

@@ -30,14 +30,16 @@ type Plugin struct {
 	attrs        []NamedValue
 }
 
+// plugins holds every library this process loaded, with the outcome.
 var plugins struct {
 	sync.Mutex
-	byPath map[string]*loadResult
+	loaded []*loadResult
 }
 
 type loadResult struct {
-	p   *Plugin
-	err error
+	file os.FileInfo // identifies the file, whatever path reached it
+	p    *Plugin
+	err  error
 }
 
 // EnvPluginPath is the environment variable holding directories (separated
@@ -134,14 +136,22 @@ func LoadPlugin(nameOrPath string) (*Plugin, error) {
 	} else {
 		return nil, errorf("LoadPlugin", CodeNotFound, "plugin %s: %v", path, err)
 	}
+	file, err := os.Stat(abs)
+	if err != nil {
+		return nil, errorf("LoadPlugin", CodeNotFound, "plugin %s: %v", path, err)
+	}
 
 	plugins.Lock()
 	defer plugins.Unlock()
-	if r := plugins.byPath[abs]; r != nil {
-		if r.err != nil {
-			return nil, r.err
+	// The same file reached by another path (a hard link, a copy mounted
+	// twice) is the same library to dlopen: initialize it once too.
+	for _, r := range plugins.loaded {
+		if os.SameFile(r.file, file) {
+			if r.err != nil {
+				return nil, r.err
+			}
+			return r.p, nil
 		}
-		return r.p, nil
 	}
 	p, err := load(abs)
 	if p == nil && err != nil {
@@ -149,10 +159,7 @@ func LoadPlugin(nameOrPath string) (*Plugin, error) {
 		// ran in it, so a later try may succeed.
 		return nil, err
 	}
-	if plugins.byPath == nil {
-		plugins.byPath = map[string]*loadResult{}
-	}
-	plugins.byPath[abs] = &loadResult{p, err}
+	plugins.loaded = append(plugins.loaded, &loadResult{file: file, p: p, err: err})
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,14 @@ func loadTestPlugin(t *testing.T) *Plugin {
 	return p
 }
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if mock.dir != "" {
+		os.RemoveAll(mock.dir)
+	}
+	os.Exit(code)
+}
+
 // The mock plugin (testdata/mockplugin) is built once per test binary.
 var mock struct {
 	once      sync.Once

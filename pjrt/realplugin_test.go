@@ -56,12 +56,29 @@ func TestRealPluginCUDA(t *testing.T) {
 	if err == nil {
 		t.Error("NewClient accepted an unknown option")
 	}
-	_, err = p.NewClient(NamedValue{"memory_fraction", float32(0.5)}, NamedValue{"preallocate", false})
-	t.Logf("NewClient(memory_fraction=0.5, preallocate=false): %v", err)
+	// Option types arrive as sent: memory_fraction must be a float.
+	_, err = p.NewClient(NamedValue{"memory_fraction", int64(1)})
+	t.Logf("NewClient(memory_fraction=int64(1)): %v", err)
+	if !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("a wrongly typed option: %v, want ErrInvalidArgument", err)
+	}
+	_, err = p.NewClient(NamedValue{"memory_fraction", float32(0.5)}, NamedValue{"preallocate", false},
+		NamedValue{"visible_devices", []int64{0}}, NamedValue{"platform_name", "cuda"})
+	t.Logf("NewClient(memory_fraction=0.5, preallocate=false, visible_devices=[0], platform_name=cuda): %v", err)
+	if errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("well-typed options refused: %v", err)
+	}
 }
 
 func TestRealPluginTPU(t *testing.T) {
 	path := findRealPlugin(t, "STELA_TEST_LIBTPU", "libtpu/libtpu.so")
+	// Off Google Cloud, libtpu spends minutes retrying the instance
+	// metadata server unless told not to ask it.
+	for k, v := range map[string]string{"TPU_SKIP_MDS_QUERY": "1", "TPU_WORKER_ID": "0", "TPU_WORKER_HOSTNAMES": "localhost"} {
+		if _, ok := os.LookupEnv(k); !ok {
+			t.Setenv(k, v)
+		}
+	}
 	testRealPlugin(t, path)
 }
 
