@@ -29,6 +29,10 @@ func init() {
 		{"fmt", "FILE.mlir", "parse StableHLO text and print it in canonical form", runFmt},
 		{"verify", "FILE.sir", "parse and verify Stela IR text", runVerify},
 		{"ops", "[--markdown]", "list the op table with its status columns", runOps},
+		{"run", "FILE.mlir [--input file.npy ...] [--devices N] [--plugin NAME|PATH] | --example NAME", "compile and run StableHLO on a PJRT plugin and print the results", runRun},
+		{"check", "FILE.mlir [--plugin NAME|PATH]", "run a StableHLO file with check.* expectations; exit 0 ok, 1 failed, 2 rejected", runCheck},
+		{"devices", "[--plugin NAME|PATH] [--devices N]", "list a plugin's devices", runDevices},
+		{"plugin", "path", "build the Stela CPU plugin if needed and print its path", runPlugin},
 		{"help", "", "print this help", runHelp},
 	}
 }

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/stela-ml/stela/pjrt"
+	"github.com/stela-ml/stela/pjrt/cpu"
+)
+
+// isStelaCPU reports whether a --plugin value names the Stela CPU plugin.
+func isStelaCPU(name string) bool {
+	return name == "" || name == "cpu" || name == cpu.PluginName
+}
+
+// openClient loads a plugin by name or path and makes a client. The Stela
+// CPU plugin is built on first use, gets `devices` virtual devices, and
+// uses this very executable as its compile worker.
+func openClient(name string, devices int) (*pjrt.Client, error) {
+	var opts []pjrt.NamedValue
+	path := name
+	if isStelaCPU(name) {
+		p, err := cpu.PluginPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("locate the compile worker: %w", err)
+		}
+		opts = append(opts, pjrt.NamedValue{Name: "stela_worker", Value: exe})
+		if devices > 0 {
+			opts = append(opts, pjrt.NamedValue{Name: "cpu_device_count", Value: int64(devices)})
+		}
+	} else if !strings.ContainsRune(name, filepath.Separator) {
+		p, err := pjrt.FindPlugin(name)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	plugin, err := pjrt.LoadPlugin(path)
+	if err != nil {
+		return nil, err
+	}
+	return plugin.NewClient(opts...)
+}
+
+func runPlugin(args []string, stdout, stderr io.Writer) error {
+	if len(args) != 1 || args[0] != "path" {
+		return fmt.Errorf("usage: stela plugin path")
+	}
+	p, err := cpu.PluginPath()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, p)
+	return nil
+}
+
+func runDevices(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("devices", stderr)
+	plugin := fs.String("plugin", "", "plugin name or path (default: the Stela CPU plugin)")
+	n := fs.Int("devices", 0, "number of virtual devices (Stela CPU plugin)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	c, err := openClient(*plugin, *n)
+	if err != nil {
+		return err
+	}
+	defer c.Destroy()
+	major, minor := c.Plugin().APIVersion()
+	fmt.Fprintf(stdout, "plugin %s (PJRT C API %d.%d)\n", c.Plugin().Path(), major, minor)
+	fmt.Fprintf(stdout, "platform %s %s\n", c.PlatformName(), c.PlatformVersion())
+	for _, d := range c.Devices() {
+		fmt.Fprintf(stdout, "  device %d: %s (process %d, addressable %v)\n", d.ID(), d.Kind(), d.ProcessIndex(), d.IsAddressable())
+	}
+	return nil
+}

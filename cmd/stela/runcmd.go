@@ -1,0 +1,208 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/ir/npy"
+	"github.com/stela-ml/stela/lowering"
+	"github.com/stela-ml/stela/pjrt"
+	"github.com/stela-ml/stela/runtime/check"
+	"github.com/stela-ml/stela/stablehlo"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return fmt.Sprint(*s) }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// runRun compiles a StableHLO file (or a built-in example) on a plugin, runs
+// it on one or more devices, and prints the results. With --example it also
+// runs the reference evaluator on the same inputs and reports the largest
+// difference, so it doubles as a check of the device against the oracle.
+func runRun(argv []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	plugin := fs.String("plugin", "", "plugin name or path (default: the Stela CPU plugin)")
+	devices := fs.Int("devices", 1, "run on this many devices (replicated)")
+	example := fs.String("example", "", "run a built-in example instead of a file")
+	var inputs stringList
+	fs.Var(&inputs, "input", "an argument as a .npy file (repeat, in parameter order)")
+	if err := fs.Parse(argv); err != nil {
+		return err
+	}
+	var (
+		mlir []byte
+		args []*ir.Literal
+		ref  *ir.Func
+	)
+	switch {
+	case *example != "":
+		if fs.NArg() != 0 {
+			return fmt.Errorf("--example takes no file argument")
+		}
+		ex, err := examples.Get(*example)
+		if err != nil {
+			return err
+		}
+		tr, err := examples.Trace(ex)
+		if err != nil {
+			return err
+		}
+		m, err := lowering.Lower(tr.Func, lowering.Options{})
+		if err != nil {
+			return err
+		}
+		mlir = stablehlo.Format(m, stablehlo.PrintOptions{})
+		for _, t := range ex.Inputs(1) {
+			args = append(args, t.Literal())
+		}
+		ref = tr.Func
+	default:
+		if fs.NArg() != 1 {
+			return fmt.Errorf("want one FILE.mlir (or --example NAME)")
+		}
+		src, err := os.ReadFile(fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		mlir = src
+		for _, p := range inputs {
+			l, err := npy.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			args = append(args, l)
+		}
+		if err := checkArgs(src, args); err != nil {
+			return err
+		}
+	}
+	c, err := openClient(*plugin, *devices)
+	if err != nil {
+		return err
+	}
+	defer c.Destroy()
+	devs := c.AddressableDevices()
+	if *devices < 1 || *devices > len(devs) {
+		return fmt.Errorf("--devices %d: the plugin has %d addressable devices", *devices, len(devs))
+	}
+	devs = devs[:*devices]
+	opts := &pjrt.CompileOptions{}
+	if len(devs) > 1 {
+		opts.NumReplicas = len(devs)
+		opts.DeviceAssignment = make([][]int, len(devs))
+		for i, d := range devs {
+			opts.DeviceAssignment[i] = []int{d.ID()}
+		}
+	}
+	t0 := time.Now()
+	exe, err := c.Compile(string(mlir), opts)
+	if err != nil {
+		return err
+	}
+	defer exe.Destroy()
+	compileTime := time.Since(t0)
+	argLists := make([][]*pjrt.Buffer, len(devs))
+	for i, d := range devs {
+		for _, a := range args {
+			b, err := c.BufferFromLiteral(a, d)
+			if err != nil {
+				return err
+			}
+			defer b.Destroy()
+			argLists[i] = append(argLists[i], b)
+		}
+	}
+	t1 := time.Now()
+	outs, err := exe.ExecuteDevices(argLists)
+	if err != nil {
+		return err
+	}
+	runTime := time.Since(t1)
+	var want []*ir.Literal
+	if ref != nil {
+		if want, err = ir.Eval(ref, args...); err != nil {
+			return fmt.Errorf("reference evaluator: %w", err)
+		}
+	}
+	worst := 0.0
+	for di, dev := range outs {
+		for j, b := range dev {
+			l, err := b.ToLiteral()
+			b.Destroy()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "device %d result %d: %v\n", devs[di].ID(), j, l.Type)
+			fmt.Fprintln(stdout, ir.FormatLiteral(l))
+			if want != nil {
+				worst = max(worst, maxAbsDiff(l, want[j]))
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "compile %v, run %v\n", compileTime.Round(time.Millisecond), runTime.Round(time.Microsecond))
+	if want != nil {
+		fmt.Fprintf(stdout, "max |device - reference evaluator| = %.3g\n", worst)
+	}
+	return nil
+}
+
+// checkArgs compares the .npy arguments with the entry's parameters, so a
+// wrong file is an error that names it before anything is compiled.
+func checkArgs(src []byte, args []*ir.Literal) error {
+	m, err := stablehlo.Parse(src)
+	if err != nil {
+		return err
+	}
+	f := m.Func("main")
+	if f == nil && len(m.Funcs) == 1 {
+		f = m.Funcs[0]
+	}
+	if f == nil {
+		return fmt.Errorf("no @main function")
+	}
+	if len(f.Args) != len(args) {
+		return fmt.Errorf("@%s takes %d arguments, got %d --input files", f.Name, len(f.Args), len(args))
+	}
+	for i, p := range f.Args {
+		t, err := check.TensorType(p.Type)
+		if err != nil {
+			return fmt.Errorf("argument %d: %v", i, err)
+		}
+		if !t.Equal(args[i].Type) {
+			return fmt.Errorf("argument %d: @%s wants %v, the .npy file holds %v", i, f.Name, t, args[i].Type)
+		}
+	}
+	return nil
+}
+
+func maxAbsDiff(a, b *ir.Literal) float64 {
+	if !a.Type.Equal(b.Type) {
+		return inf
+	}
+	x, y := a.Float64s(), b.Float64s()
+	worst := 0.0
+	for i := range x {
+		d := x[i] - y[i]
+		if d < 0 {
+			d = -d
+		}
+		if d != d { // NaN on one side only
+			if x[i] == x[i] || y[i] == y[i] {
+				return inf
+			}
+			continue
+		}
+		worst = max(worst, d)
+	}
+	return worst
+}
+
+var inf = 1.0 / zero
+
+var zero = 0.0
