@@ -11,6 +11,7 @@ require (
 )
 
 require (
+	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/gomlx/gopjrt v0.10.0 // indirect
 	github.com/kr/pretty v0.2.0 // indirect
 	github.com/kr/text v0.2.0 // indirect
@@ -21,4 +22,5 @@ require (
 	golang.org/x/sync v0.16.0 // indirect
 	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
+	k8s.io/klog/v2 v2.130.1 // indirect
 )

@@ -109,14 +109,31 @@ type EnumAttr struct {
 	Value   string
 }
 
-// Enum constructors for the StableHLO enum attributes.
+// ComparisonDirection returns #stablehlo<comparison_direction v> (EQ, NE,
+// GE, GT, LE, LT).
 func ComparisonDirection(v string) EnumAttr { return EnumAttr{"stablehlo", "comparison_direction", v} }
-func ComparisonType(v string) EnumAttr      { return EnumAttr{"stablehlo", "comparison_type", v} }
-func Precision(v string) EnumAttr           { return EnumAttr{"stablehlo", "precision", v} }
-func Transpose(v string) EnumAttr           { return EnumAttr{"stablehlo", "transpose", v} }
-func RngAlgorithm(v string) EnumAttr        { return EnumAttr{"stablehlo", "rng_algorithm", v} }
-func RngDistribution(v string) EnumAttr     { return EnumAttr{"stablehlo", "rng_distribution", v} }
-func FFTType(v string) EnumAttr             { return EnumAttr{"stablehlo", "fft_type", v} }
+
+// ComparisonType returns #stablehlo<comparison_type v> (NOTYPE, FLOAT,
+// TOTALORDER, SIGNED, UNSIGNED).
+func ComparisonType(v string) EnumAttr { return EnumAttr{"stablehlo", "comparison_type", v} }
+
+// Precision returns #stablehlo<precision v> (DEFAULT, HIGH, HIGHEST).
+func Precision(v string) EnumAttr { return EnumAttr{"stablehlo", "precision", v} }
+
+// Transpose returns #stablehlo<transpose v> (NO_TRANSPOSE, TRANSPOSE,
+// ADJOINT), for triangular_solve.
+func Transpose(v string) EnumAttr { return EnumAttr{"stablehlo", "transpose", v} }
+
+// RngAlgorithm returns #stablehlo<rng_algorithm v> (DEFAULT, THREE_FRY,
+// PHILOX).
+func RngAlgorithm(v string) EnumAttr { return EnumAttr{"stablehlo", "rng_algorithm", v} }
+
+// RngDistribution returns #stablehlo<rng_distribution v> (UNIFORM,
+// NORMAL).
+func RngDistribution(v string) EnumAttr { return EnumAttr{"stablehlo", "rng_distribution", v} }
+
+// FFTType returns #stablehlo<fft_type v> (FFT, IFFT, RFFT, IRFFT).
+func FFTType(v string) EnumAttr { return EnumAttr{"stablehlo", "fft_type", v} }
 
 // PrecisionConfig returns the array attribute `[#stablehlo<precision
 // V>, ...]` used by dot_general, dot and convolution.

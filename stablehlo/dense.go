@@ -68,6 +68,10 @@ func NewDense(t TensorType, raw []byte) (*DenseElements, error) {
 				d.data[i] = 1
 			}
 		}
+	} else if bits, _, ok := t.Elem.intWidth(); ok && bits%8 != 0 {
+		for off := 0; off+size <= len(d.data); off += size {
+			putUint(d.data[off:], size, maskInt(getUint(d.data[off:], size), bits))
+		}
 	}
 	d.canonicalize()
 	return d, nil
@@ -124,12 +128,13 @@ func DenseFromInt64s(t TensorType, values []int64) (*DenseElements, error) {
 		return nil, err
 	}
 	size := elemSize(t.Elem)
+	bits, _, _ := t.Elem.intWidth()
 	d.data = make([]byte, len(values)*size)
 	for i, v := range values {
 		if t.Elem == I1 && v != 0 {
 			v = 1
 		}
-		putUint(d.data[i*size:], size, uint64(v))
+		putUint(d.data[i*size:], size, maskInt(uint64(v), bits))
 	}
 	d.canonicalize()
 	return d, nil
@@ -203,6 +208,15 @@ func DenseFromComplex128s(t TensorType, values []complex128) (*DenseElements, er
 	}
 	d.canonicalize()
 	return d, nil
+}
+
+// maskInt keeps the low bits of v: integers narrower than their storage
+// are stored zero-extended, as MLIR stores them.
+func maskInt(v uint64, bits int) uint64 {
+	if bits >= 64 {
+		return v
+	}
+	return v & (1<<uint(bits) - 1)
 }
 
 func putUint(b []byte, size int, v uint64) {

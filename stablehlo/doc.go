@@ -105,7 +105,9 @@
 // # Parsing
 //
 // Parse reads a module, or bare top-level func.func ops (Module.Bare),
-// with location aliases anywhere at top level. It reads the pretty and
+// with location aliases anywhere at top level; the module and functions
+// may also be in generic form (`"builtin.module"() ({...})`,
+// `"func.func"() <{function_type = ..., sym_name = ...}> ({...})`). It reads the pretty and
 // generic forms of every op above, properties `<{...}>` and attribute
 // dictionaries, regions with `^bb0(...)` headers, multiple results
 // (`%0:2 = ...` with uses `%0#1`, or `%a, %b = ...`), `//` comments,

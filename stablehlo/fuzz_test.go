@@ -17,6 +17,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte(sampleText))
+	f.Add([]byte(genericModuleText))
 	for _, tt := range canonicalTests {
 		f.Add([]byte(wrapMain(tt.args, tt.in)))
 	}

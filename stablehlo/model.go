@@ -18,7 +18,7 @@ type Module struct {
 	Loc Loc
 	// Bare is set by Parse when the source had top-level functions with no
 	// `module` wrapper; the printer then prints no wrapper either (when
-	// Name and Attrs are empty).
+	// Name and Attrs are empty and there is at least one function).
 	Bare bool
 }
 

@@ -207,7 +207,8 @@ type simpleFmt struct {
 }
 
 func (f simpleFmt) print(p *printer, o *Op) bool {
-	if f.types != typeFunc && len(o.Results) > 1 {
+	// A single type stands for one result (the parser makes one).
+	if f.types != typeFunc && len(o.Results) != 1 {
 		return false
 	}
 	p.w(o.Name)
@@ -660,11 +661,10 @@ func parseDotGeneral(p *parser, o *Op, nres int) {
 			o.Attrs = append(o.Attrs, NA("precision_config", p.precisionList()))
 		case "algorithm":
 			p.expect("=")
-			start := p.pos
 			if p.peek() != '<' {
 				p.fail("expected '<'")
 			}
-			start = p.pos
+			start := p.pos
 			p.balanced()
 			o.Attrs = append(o.Attrs, NA("algorithm", OpaqueAttr{Text: dotAlgorithmPrefix + string(p.src[start:p.pos])}))
 		default:
@@ -1010,7 +1010,7 @@ func parseReduce(p *parser, o *Op, nres int) {
 		a.Block, a.Index = blk, i
 	}
 	blk.Args = args
-	o.Regions = []*Region{p.region(blk, "stablehlo.return")}
+	o.Regions = []*Region{p.region(blk)}
 }
 
 // regionArgDef reads `%name: type loc(...)` and defines it in the
@@ -1120,7 +1120,7 @@ func parseWhile(p *parser, o *Op, nres int) {
 		for i, n := range names {
 			p.define(n, []*Value{blk.AddArg(types[i])}, positions[i])
 		}
-		return p.region(blk, "stablehlo.return")
+		return p.region(blk)
 	}
 	p.expectKw("cond")
 	o.Regions = append(o.Regions, region())
@@ -1133,7 +1133,7 @@ func parseWhile(p *parser, o *Op, nres int) {
 
 func printCustomCall(p *printer, o *Op) bool {
 	name, ok := o.Attr("call_target_name").(StringAttr)
-	if !ok {
+	if !ok || name == "" {
 		return false
 	}
 	p.w(o.Name)
@@ -1449,7 +1449,7 @@ func parseChloTopK(p *parser, o *Op, nres int) {
 var checkProps = []string{"value", "tolerance", "max_ulp_difference", "min_ulp_difference", "probe_id"}
 
 // checkKeywords are printed after the operands, in this order.
-var checkKeywords = []string{"tolerance", "max_ulp_difference", "min_ulp_difference"}
+var checkKeywords = []string{"tolerance", "max_ulp_difference", "min_ulp_difference", "probe_id"}
 
 func isConstCheck(name string) bool { return strings.HasSuffix(name, "_const") }
 
@@ -1487,11 +1487,17 @@ func printCheck(p *printer, o *Op) bool {
 			p.w(", " + k + " = ")
 			p.w(formatFloatAttrValue(a))
 		case IntAttr:
-			if k == "tolerance" || !TypesEqual(a.Type, I64) {
+			if k == "tolerance" || k == "probe_id" || !TypesEqual(a.Type, I64) {
 				return false
 			}
 			p.w(", " + k + " = ")
 			p.w(strconv.FormatInt(a.Value, 10))
+		case StringAttr:
+			if k != "probe_id" {
+				return false
+			}
+			p.w(", " + k + " = ")
+			p.w(a.String())
 		default:
 			return false
 		}
@@ -1505,7 +1511,9 @@ func printCheck(p *printer, o *Op) bool {
 		for _, t := range ts {
 			same = same && TypesEqual(t, ts[0])
 		}
-		if same {
+		// expect_close writes type($actual), type($expected); the others
+		// one type for all operands.
+		if same && o.Name != "check.expect_close" {
 			p.typ(ts[0])
 		} else {
 			p.types(ts)

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 )
@@ -304,6 +303,9 @@ func (p *parser) symbolName() (string, bool) {
 	p.pos++
 	if p.pos < len(p.src) && p.src[p.pos] == '"' {
 		s, _ := p.stringLit()
+		if s == "" {
+			p.fail("empty symbol name")
+		}
 		return s, true
 	}
 	start := p.pos
@@ -570,12 +572,13 @@ func isElementTypeName(id string) bool {
 		return true
 	}
 	switch id {
-	case "bf16", "tf32", "index":
+	case "bf16", "tf32", "index", "f16", "f32", "f64", "f80", "f128":
 		return true
 	}
-	if len(id) >= 2 && id[0] == 'f' && isDigit(id[1]) {
-		for i := 1; i < len(id); i++ {
-			if !isDigit(id[i]) && !isIDStart(id[i]) {
+	// Small float types: f8E4M3FN, f8E5M2FNUZ, f6E2M3FN, f4E2M1FN, ...
+	if len(id) > 3 && (strings.HasPrefix(id, "f8E") || strings.HasPrefix(id, "f6E") || strings.HasPrefix(id, "f4E")) {
+		for i := 3; i < len(id); i++ {
+			if !isDigit(id[i]) && !(id[i] >= 'A' && id[i] <= 'Z') {
 				return false
 			}
 		}
@@ -1236,7 +1239,11 @@ func (p *parser) denseAttr(at int) Attr {
 	}
 	size := elemSize(t.Elem)
 	if size == 0 {
-		return newDenseLiteral(t, strings.TrimSpace(string(p.src[bodyStart:bodyEnd])))
+		body := strings.TrimSpace(string(p.src[bodyStart:bodyEnd]))
+		if body == "" && n != 0 {
+			p.failAt(at, "dense<> for %s, which has %d elements", t, n)
+		}
+		return newDenseLiteral(t, body)
 	}
 	switch {
 	case empty:
@@ -1394,7 +1401,7 @@ func (p *parser) denseStore(buf []byte, e ElementType, l *denseLit) {
 		return
 	}
 	v := p.intBits(neg, mag, bits, unsigned, l.text, l.pos)
-	putUint(buf, len(buf), uint64(v))
+	putUint(buf, len(buf), maskInt(uint64(v), bits))
 }
 
 func (p *parser) denseFloat(l *denseLit, sem *floatSem) uint64 {
@@ -1556,22 +1563,29 @@ func (p *parser) resolveLocs() {
 // ------------------------------------------------------------ structure
 
 func (p *parser) top() *Module {
+	if len(p.src) >= 3 && p.src[0] == 0xEF && p.src[1] == 0xBB && p.src[2] == 0xBF {
+		p.pos = 3 // UTF-8 byte order mark
+	}
 	var m *Module
 	var bare []*Func
 	for !p.eof() {
 		switch {
 		case p.peek() == '#':
 			p.aliasDef()
-		case p.peekKw("module"):
+		case p.peekKw("module") || p.hasPrefix(`"builtin.module"`):
 			if m != nil || len(bare) > 0 {
 				p.fail("only one module per input")
 			}
-			m = p.module()
-		case p.peekKw("func.func"):
+			if p.peek() == '"' {
+				m = p.genericModule()
+			} else {
+				m = p.module()
+			}
+		case p.peekKw("func.func") || p.hasPrefix(`"func.func"`):
 			if m != nil {
 				p.fail("func.func outside the module")
 			}
-			bare = append(bare, p.fn())
+			bare = append(bare, p.anyFunc())
 		default:
 			p.fail("expected module or func.func%s", p.found())
 		}
@@ -1619,13 +1633,168 @@ func (p *parser) module() *Module {
 		if p.eof() {
 			p.fail("unterminated module")
 		}
-		if !p.peekKw("func.func") {
-			p.fail("expected func.func in module body%s", p.found())
-		}
-		m.Funcs = append(m.Funcs, p.fn())
+		m.Funcs = append(m.Funcs, p.anyFunc())
 	}
 	p.optLoc(&m.Loc)
 	return m
+}
+
+// anyFunc reads a func.func in pretty or generic form.
+func (p *parser) anyFunc() *Func {
+	if p.hasPrefix(`"func.func"`) {
+		return p.genericFunc()
+	}
+	if !p.peekKw("func.func") {
+		p.fail("expected func.func%s", p.found())
+	}
+	return p.fn()
+}
+
+// genericModule reads `"builtin.module"() <{sym_name = "m"}> ({ funcs })
+// {attrs} : () -> ()`, the form MLIR's generic printer writes.
+func (p *parser) genericModule() *Module {
+	at := p.here()
+	p.stringLit()
+	m := &Module{}
+	p.expect("(")
+	p.expect(")")
+	var attrs []NamedAttr
+	if p.try("<") {
+		attrs = p.attrDict()
+		p.expect(">")
+	}
+	p.expect("(")
+	p.expect("{")
+	if p.peek() == '^' {
+		p.expect("^")
+		p.identNoWS()
+		p.expect(":")
+	}
+	for !p.try("}") {
+		if p.eof() {
+			p.fail("unterminated module")
+		}
+		m.Funcs = append(m.Funcs, p.anyFunc())
+	}
+	p.expect(")")
+	attrs = append(attrs, p.optAttrDict()...)
+	p.expect(":")
+	if ins, outs := p.funcType(); len(ins) != 0 || len(outs) != 0 {
+		p.failAt(at, "builtin.module has no operands or results")
+	}
+	for _, a := range attrs {
+		switch a.Name {
+		case "sym_name":
+			s, ok := a.Value.(StringAttr)
+			if !ok || s == "" {
+				p.failAt(at, "builtin.module: bad sym_name")
+			}
+			m.Name = string(s)
+		case "sym_visibility":
+		default:
+			if LookupAttr(m.Attrs, a.Name) != nil {
+				p.failAt(at, "duplicate attribute %q", a.Name)
+			}
+			m.Attrs = append(m.Attrs, NamedAttr{Name: a.Name, Value: a.Value})
+		}
+	}
+	p.optLoc(&m.Loc)
+	return m
+}
+
+// genericFunc reads `"func.func"() <{function_type = ..., sym_name =
+// "f"}> ({ ^bb0(...): ... }) : () -> ()` and makes it a Func.
+func (p *parser) genericFunc() *Func {
+	at := p.here()
+	saved := p.scopes
+	p.scopes = nil // functions are isolated from above
+	p.pushScope()
+	o := p.genericOp()
+	p.scopes = saved
+	f := &Func{}
+	p.optLoc(&f.Loc)
+	if len(o.Operands) != 0 || len(o.Results) != 0 || len(o.Regions) > 1 {
+		p.failAt(at, "func.func has no operands or results and at most one region")
+	}
+	var ft FunctionType
+	haveType := false
+	var argAttrs, resAttrs ArrayAttr
+	for _, a := range o.Attrs {
+		switch a.Name {
+		case "sym_name":
+			s, ok := a.Value.(StringAttr)
+			if !ok || s == "" {
+				p.failAt(at, "func.func: bad sym_name")
+			}
+			f.Name = string(s)
+		case "function_type":
+			ta, ok := a.Value.(TypeAttr)
+			if ok {
+				ft, haveType = ta.Type.(FunctionType)
+			}
+			if !haveType {
+				p.failAt(at, "func.func: function_type is not a function type")
+			}
+		case "sym_visibility":
+			s, ok := a.Value.(StringAttr)
+			if !ok || (s != "public" && s != "private" && s != "nested") {
+				p.failAt(at, "func.func: bad sym_visibility")
+			}
+			f.Visibility = string(s)
+		case "arg_attrs", "res_attrs":
+			arr, ok := a.Value.(ArrayAttr)
+			for _, e := range arr {
+				if _, isDict := e.(DictAttr); !isDict {
+					ok = false
+				}
+			}
+			if !ok {
+				p.failAt(at, "func.func: %s is not an array of dictionaries", a.Name)
+			}
+			if a.Name == "arg_attrs" {
+				argAttrs = arr
+			} else {
+				resAttrs = arr
+			}
+		default:
+			f.Attrs = append(f.Attrs, NamedAttr{Name: a.Name, Value: a.Value})
+		}
+	}
+	if f.Name == "" || !haveType {
+		p.failAt(at, "func.func needs sym_name and function_type")
+	}
+	if len(argAttrs) > len(ft.Inputs) || len(resAttrs) > len(ft.Results) {
+		p.failAt(at, "func.func: more argument or result attributes than types")
+	}
+	for i, t := range ft.Inputs {
+		prm := Param{Type: t}
+		if i < len(argAttrs) && len(argAttrs[i].(DictAttr)) > 0 {
+			prm.Attrs = []NamedAttr(argAttrs[i].(DictAttr))
+		}
+		f.Args = append(f.Args, prm)
+	}
+	f.ResultTypes = ft.Results
+	for i, ra := range resAttrs {
+		if d := ra.(DictAttr); len(d) > 0 {
+			for len(f.ResultAttrs) < i {
+				f.ResultAttrs = append(f.ResultAttrs, nil)
+			}
+			f.ResultAttrs = append(f.ResultAttrs, []NamedAttr(d))
+		}
+	}
+	if len(o.Regions) == 1 && len(o.Regions[0].Blocks) > 0 {
+		f.Body = o.Regions[0]
+		entry := f.Entry()
+		if len(entry.Args) != len(f.Args) {
+			p.failAt(at, "func.func: entry block has %d arguments for %d inputs", len(entry.Args), len(f.Args))
+		}
+		for i, a := range entry.Args {
+			if !TypesEqual(a.Type, f.Args[i].Type) {
+				p.failAt(at, "func.func: entry block argument #%d has type %s, function_type says %s", i, a.Type, f.Args[i].Type)
+			}
+		}
+	}
+	return f
 }
 
 func (p *parser) fn() *Func {
@@ -1707,28 +1876,31 @@ func (p *parser) fn() *Func {
 			}
 			entry = &Block{}
 		}
-		f.Body = p.region(entry, "func.return")
+		f.Body = p.region(entry)
 	}
 	p.scopes = saved
 	p.optLoc(&f.Loc)
 	return f
 }
 
-// region reads `{ ... }`. If entry is not nil, it is the entry block with
-// its arguments already defined in the current scope (the scope is then
-// popped at the end); otherwise the entry block comes from the text,
-// with or without a `^bb0(...)` header, and a scope is pushed here.
-// defaultRet is unused except as documentation of the region kind.
-func (p *parser) region(entry *Block, defaultRet string) *Region {
+// region reads `{ ... }`. If entry is not nil, it is the entry block
+// with its arguments already defined in a scope the caller pushed;
+// otherwise the entry block comes from the text, with or without a
+// `^bb0(...)` header, and the scope is pushed here. Either way the scope
+// is popped at the end.
+func (p *parser) region(entry *Block) *Region {
 	p.enter()
 	defer p.leave()
-	_ = defaultRet
 	p.expect("{")
 	if entry == nil {
 		p.pushScope()
 	}
 	defer p.popScope()
 	r := &Region{}
+	if entry == nil && p.peek() == '}' {
+		p.pos++
+		return r // an empty region has no block
+	}
 	blk := entry
 	if p.peek() == '^' {
 		if entry != nil && len(entry.Args) > 0 {
@@ -1754,8 +1926,19 @@ func (p *parser) region(entry *Block, defaultRet string) *Region {
 			r.Blocks = append(r.Blocks, blk)
 			continue
 		}
-		blk.Ops = append(blk.Ops, p.op())
+		o := p.op()
+		blk.Ops = append(blk.Ops, o)
+		if isTerminator(o.Name) {
+			if c := p.peek(); c != '}' && c != '^' {
+				p.fail("%s must be the last operation of its block", o.Name)
+			}
+		}
 	}
+}
+
+// isTerminator reports whether ops named name end their block.
+func isTerminator(name string) bool {
+	return name == "func.return" || name == "stablehlo.return"
 }
 
 // blockHeader reads `^bbN(%a: t, ...):`, defining the arguments.
@@ -1892,7 +2075,11 @@ func (p *parser) checkOperandTypes(o *Op, types []Type, at int) {
 
 // genericOp reads `"name"(operands) <{props}> (regions) {attrs} : type`.
 func (p *parser) genericOp() *Op {
+	at := p.here()
 	name, _ := p.stringLit()
+	if name == "" {
+		p.failAt(at, "empty operation name")
+	}
 	o := &Op{Name: name}
 	p.expect("(")
 	o.Operands = p.operandList()
@@ -1910,7 +2097,7 @@ func (p *parser) genericOp() *Op {
 	if p.peek() == '(' {
 		p.pos++
 		for {
-			o.Regions = append(o.Regions, p.region(nil, "stablehlo.return"))
+			o.Regions = append(o.Regions, p.region(nil))
 			if p.try(")") {
 				break
 			}
@@ -1925,7 +2112,7 @@ func (p *parser) genericOp() *Op {
 	}
 	p.normalizeProps(o)
 	p.expect(":")
-	at := p.here()
+	at = p.here()
 	ins, outs := p.funcType()
 	p.checkOperandTypes(o, ins, at)
 	setResults(o, outs)
@@ -1948,10 +2135,21 @@ func (p *parser) normalizeProps(o *Op) {
 func (p *parser) fallbackPretty(o *Op, nres int) {
 	hasParen := p.try("(")
 	o.Operands = p.operandList()
+	// `, key = value` arguments (interpreter.probe %x, probe_id = "p").
+	for (len(o.Operands) > 0 || hasParen) && p.peek() == ',' {
+		p.pos++
+		at := p.here()
+		key := p.expectIdent("keyword")
+		if LookupAttr(o.Attrs, key) != nil {
+			p.failAt(at, "duplicate attribute %q", key)
+		}
+		p.expect("=")
+		o.Attrs = append(o.Attrs, NA(key, p.attr()))
+	}
 	if hasParen {
 		p.expect(")")
 	}
-	o.Attrs = p.optAttrDict()
+	p.mergeAttrDict(o)
 	p.expect(":")
 	p.typeSpec(o, nres, typeSame)
 }
@@ -1990,6 +2188,3 @@ func (p *parser) typeSpec(o *Op, nres int, form typeForm) {
 	}
 	setResults(o, types)
 }
-
-// bigIntString is used by tests of huge literals.
-var _ = big.NewInt

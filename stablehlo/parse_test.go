@@ -126,11 +126,11 @@ var canonicalTests = []struct {
   %c_9 = stablehlo.constant dense<1> : tensor<2xi32>`},
 	{"check forms", "%arg0: tensor<2xf32>", `
   check.expect_almost_eq %arg0, %arg0, tolerance = 1.0e-3 : tensor<2xf32>
-  check.expect_close %arg0, %arg0, max_ulp_difference = 3 : tensor<2xf32>, tensor<2xf32>
+  check.expect_close %arg0, %arg0, max_ulp_difference = 3 : tensor<2xf32>
   "check.expect_eq_const"(%arg0) {value = dense<[1.0, 2.0]> : tensor<2xf32>} : (tensor<2xf32>) -> ()
   "check.expect_almost_eq"(%arg0, %arg0) <{tolerance = 1.000000e-03 : f64}> : (tensor<2xf32>, tensor<2xf32>) -> ()`, `
   check.expect_almost_eq %arg0, %arg0, tolerance = 1.000000e-03 : tensor<2xf32>
-  check.expect_close %arg0, %arg0, max_ulp_difference = 3 : tensor<2xf32>
+  check.expect_close %arg0, %arg0, max_ulp_difference = 3 : tensor<2xf32>, tensor<2xf32>
   check.expect_eq_const %arg0, dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
   check.expect_almost_eq %arg0, %arg0, tolerance = 1.000000e-03 : tensor<2xf32>`},
 	{"chlo pretty", "%arg0: tensor<16x16xf32>, %arg1: tensor<16xf32>", `
@@ -181,11 +181,61 @@ module attributes {jax.uses_shape_polymorphism = true} {
 	if !bare.Bare || len(bare.Funcs) != 2 {
 		t.Errorf("bare module = %+v", bare)
 	}
+	if got := (&Module{Bare: true}).String(); got != "module {\n}\n" {
+		t.Errorf("empty bare module prints as %q", got)
+	}
 	bare.Name = "named"
 	if got := bare.String(); !strings.HasPrefix(got, "module @named {\n  func.func @f() {") {
 		t.Errorf("named bare module prints as\n%s", got)
 	}
 }
+
+// TestParseGenericModule reads a module printed entirely in generic form
+// (mlir-opt --mlir-print-op-generic).
+func TestParseGenericModule(t *testing.T) {
+	m, err := Parse([]byte(genericModuleText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+  func.func public @main(%arg0: tensor<2xf32> {mhlo.sharding = "{replicated}"}, %arg1: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = ""}) {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>
+    %1 = "interpreter.probe"(%0) <{probe_id = "p"}> : (tensor<2xf32>) -> tensor<2xf32>
+    check.expect_serialized_eq %1, probe_id = "p" : tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }
+  func.func private @decl(tensor<i32>)
+}
+`
+	if got := m.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if l, ok := m.Funcs[0].Loc.(FileLineColLoc); !ok || l.File != "f.py" {
+		t.Errorf("func loc = %#v", m.Funcs[0].Loc)
+	}
+	// The pretty form of an unknown op with keyword arguments.
+	m2, err := Parse([]byte(wrapMain("%arg0: tensor<2xf32>", "  %0 = interpreter.probe %arg0, probe_id = \"p\" : tensor<2xf32>")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m2.Funcs[0].Entry().Ops[0].String(); got != `%0 = "interpreter.probe"(%<?>) {probe_id = "p"} : (tensor<2xf32>) -> tensor<2xf32>` {
+		t.Errorf("probe = %s", got)
+	}
+}
+
+// genericModuleText is a module in MLIR's generic form.
+const genericModuleText = `"builtin.module"() <{sym_name = "jit_f"}> ({
+  "func.func"() <{arg_attrs = [{mhlo.sharding = "{replicated}"}, {}], function_type = (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>, res_attrs = [{jax.result_info = ""}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xf32> loc("x"), %arg1: tensor<2xf32>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %1 = "interpreter.probe"(%0) <{probe_id = "p"}> : (tensor<2xf32>) -> tensor<2xf32>
+    "check.expect_serialized_eq"(%1) <{probe_id = "p"}> : (tensor<2xf32>) -> ()
+    "func.return"(%1) : (tensor<2xf32>) -> ()
+  }) : () -> () loc("f.py":3:0)
+  "func.func"() <{function_type = (tensor<i32>) -> (), sym_name = "decl", sym_visibility = "private"}> ({
+  }) : () -> ()
+}) {mhlo.num_partitions = 1 : i32} : () -> ()
+`
 
 func TestParseErrors(t *testing.T) {
 	for _, tt := range errorTests {

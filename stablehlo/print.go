@@ -198,7 +198,7 @@ func (p *printer) locAliasDefs() {
 }
 
 func (p *printer) module(m *Module) {
-	bare := m.Bare && m.Name == "" && len(m.Attrs) == 0
+	bare := m.Bare && m.Name == "" && len(m.Attrs) == 0 && len(m.Funcs) > 0
 	if bare {
 		for _, f := range m.Funcs {
 			if f == nil {

@@ -284,7 +284,7 @@ func randModule(r *rand.Rand) *Module {
 		b := f.Builder()
 		randBlock(r, b, f.Entry().Args, names, 0)
 		if r.Intn(5) == 0 {
-			m.Funcs = append(m.Funcs, &Func{Name: "decl" + randString(r), Visibility: "private", Args: []Param{{Type: randType(r)}}, ResultTypes: []Type{randType(r)}})
+			m.Funcs = append(m.Funcs, &Func{Name: "decl" + string(rune('a'+fi)) + randString(r), Visibility: "private", Args: []Param{{Type: randType(r)}}, ResultTypes: []Type{randType(r)}})
 		}
 	}
 	return m

@@ -167,7 +167,7 @@ func (e ElementType) IsUnsigned() bool { _, u, ok := e.intWidth(); return ok && 
 // f6 and f4 variants).
 func (e ElementType) IsFloat() bool {
 	s := string(e)
-	return s == "bf16" || s == "tf32" || (len(s) >= 2 && s[0] == 'f' && s[1] >= '0' && s[1] <= '9')
+	return isElementTypeName(s) && (s == "bf16" || s == "tf32" || s[0] == 'f')
 }
 
 // IsComplex reports whether e is complex<f32> or complex<f64>.

@@ -15,6 +15,7 @@ import (
 //     and no duplicate attribute name;
 //   - every result points back to its op (Def, Index) and every block
 //     argument to its block;
+//   - func.return and stablehlo.return are last in their block;
 //   - every operand is defined before its use: by an earlier op of the
 //     same block or of an enclosing block, or by an argument of the
 //     block or of an enclosing block of the same function.
@@ -211,8 +212,12 @@ func checkAttr(a Attr, depth int) error {
 		if err := checkType(a.Type, depth+1); err != nil {
 			return err
 		}
-		if a.literal == "" && elemSize(a.Type.Elem) == 0 {
-			return fmt.Errorf("dense elements of %s without values", a.Type)
+		if a.literal == "" {
+			size, n := elemSize(a.Type.Elem), a.Type.NumElements()
+			ok := a.splat && len(a.data) == size && n > 0 || !a.splat && int64(len(a.data)) == n*int64(size)
+			if !ok {
+				return fmt.Errorf("dense elements of %s without values (use the DenseFrom* constructors)", a.Type)
+			}
 		}
 	case EnumAttr:
 		if !isBareID(a.Dialect) || strings.Contains(a.Dialect, ".") || !isBareID(a.Kind) || !isBareID(a.Value) {
@@ -324,6 +329,9 @@ func (v *verifier) region(r *Region, visible map[*Value]bool) {
 			}
 			if err := checkLoc(o.Loc, 0); err != nil {
 				v.errorf("%s (op #%d): %v", o.Name, oi, err)
+			}
+			if isTerminator(o.Name) && oi != len(blk.Ops)-1 {
+				v.errorf("%s (op #%d) is not the last op of its block", o.Name, oi)
 			}
 			for i, x := range o.Operands {
 				switch {

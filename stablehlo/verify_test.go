@@ -32,7 +32,7 @@ func TestVerifyFindsProblems(t *testing.T) {
 	f := m.NewFunc("f", []Type{f32}, []Type{f32})
 	b := f.Builder()
 	b.Op1("stablehlo.add", []*Value{f.Arg(0), other.Arg(0)}, f32)
-	op := b.Op("x.y", []*Value{nil}, []Type{nil}, NA("a", nil), NA("a", UnitAttr{}))
+	op := b.Op("x.y", []*Value{nil}, []Type{nil}, NA("a", nil), NA("a", UnitAttr{}), NA("d", &DenseElements{Type: Tensor(F32, 2)}))
 	op.Results[0].Index = 3
 	red := b.Op("stablehlo.reduce", []*Value{f.Arg(0)}, []Type{f32})
 	rb := red.NewRegion(f32)
@@ -58,6 +58,7 @@ func TestVerifyFindsProblems(t *testing.T) {
 		"func @f: x.y (op #1): result #0 has no type",
 		"func @f: func.return (op #3): operand #0 is not defined before its use",
 		"func @f: duplicate function name",
+		`func @f: x.y (op #1): attribute "d": dense elements of tensor<2xf32> without values`,
 		"func @f: entry block has 1 arguments for 2 parameters",
 	} {
 		if !strings.Contains(err.Error(), want) {

@@ -9,8 +9,8 @@ func.func @main() {
   check.expect_almost_eq %cst, %cst, tolerance = 1.000000e-03 : tensor<2xf32>
   check.expect_almost_eq_const %cst, dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
   check.expect_almost_eq_const %cst, dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>, tolerance = 9.9999999999999995E-7
-  check.expect_close %cst, %cst, max_ulp_difference = 3 : tensor<2xf32>
-  check.expect_close %cst, %cst, max_ulp_difference = 3, min_ulp_difference = 1 : tensor<2xf32>
+  check.expect_close %cst, %cst, max_ulp_difference = 3 : tensor<2xf32>, tensor<2xf32>
+  check.expect_close %cst, %cst, max_ulp_difference = 3, min_ulp_difference = 1 : tensor<2xf32>, tensor<2xf32>
   %cst_1 = stablehlo.constant dense<(1.000000e+00,-1.000000e+00)> : tensor<complex<f64>>
   check.expect_eq_const %cst_1, dense<(1.000000e+00,-1.000000e+00)> : tensor<complex<f64>>
   stablehlo.custom_call @check.expect_close(%cst, %cst) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()

@@ -197,6 +197,9 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := scanOps(m, entry, map[string]bool{}); err != nil {
+		return nil, err
+	}
 	p := &planner{mod: m, prog: &Program{Entry: entry.Name}}
 	var args []*tval
 	for i, a := range entry.Args {
@@ -598,11 +601,11 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 			if d < 0 || int(d) >= r.rank() || (x.shape[i] != 1 && x.shape[i] != r.shape[d]) {
 				return nil, fmt.Errorf("dims %v do not fit %s -> %s", dims, x, r)
 			}
-			if i > 0 && d <= dims[i-1] {
-				return nil, fmt.Errorf("dims %v are not increasing", dims)
-			}
 		}
-		if x.numElems() == r.numElems() {
+		if !distinctIn(dims, r.rank()) {
+			return nil, fmt.Errorf("dims %v are not distinct", dims)
+		}
+		if x.numElems() == r.numElems() && keepsOrder(dims, x.shape) {
 			// Only dimensions of size 1 are added: a reshape.
 			return p.view(n, ins[0], r), nil
 		}
@@ -754,6 +757,59 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 	return nil, unsupportedf("%s", name)
 }
 
+// scanOps reports the first op the code generator does not handle in f
+// or the functions it calls, before anything else is checked: a program
+// using stablehlo.fft on complex numbers is unsupported because of the
+// op, which is the useful thing to say.
+func scanOps(m *stablehlo.Module, f *stablehlo.Func, seen map[string]bool) error {
+	if seen[f.Name] || f.Body == nil {
+		return nil
+	}
+	seen[f.Name] = true
+	var walk func(r *stablehlo.Region) error
+	walk = func(r *stablehlo.Region) error {
+		for _, blk := range r.Blocks {
+			for _, op := range blk.Ops {
+				name := op.Name
+				switch {
+				case name == "func.return" || name == "return" || name == "stablehlo.return":
+				case name == "func.call" || name == "call":
+					if c, ok := op.Attr("callee").(stablehlo.SymbolRefAttr); ok {
+						if g := m.Func(c.Name); g != nil {
+							if err := scanOps(m, g, seen); err != nil {
+								return err
+							}
+						}
+					}
+				case name == "stablehlo.custom_call":
+					target, _ := op.Attr("call_target_name").(stablehlo.StringAttr)
+					if !strings.HasPrefix(string(target), "check.") {
+						return &UnsupportedError{What: "stablehlo.custom_call @" + string(target), Context: "in @" + f.Name}
+					}
+				case strings.HasPrefix(name, "check."):
+					switch strings.TrimSuffix(name, "_const") {
+					case "check.expect_eq", "check.expect_almost_eq", "check.expect_close":
+					default:
+						return &UnsupportedError{What: name, Context: "in @" + f.Name}
+					}
+				default:
+					short, ok := strings.CutPrefix(name, "stablehlo.")
+					if !ok || !knownOp(short) {
+						return &UnsupportedError{What: name, Context: "in @" + f.Name}
+					}
+				}
+				for _, sub := range op.Regions {
+					if err := walk(sub); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	return walk(f.Body)
+}
+
 // knownOp reports whether the planner handles ops named stablehlo.<short>.
 func knownOp(short string) bool {
 	if unaryOps[short] || binaryOps[short] {
@@ -815,6 +871,22 @@ func isPerm(perm []int64, rank int) bool {
 			return false
 		}
 		seen[d] = true
+	}
+	return true
+}
+
+// keepsOrder reports whether the operand dimensions of size > 1 map to
+// increasing result dimensions (then the element order is unchanged).
+func keepsOrder(dims, shape []int64) bool {
+	last := int64(-1)
+	for i, d := range dims {
+		if shape[i] == 1 {
+			continue
+		}
+		if d < last {
+			return false
+		}
+		last = d
 	}
 	return true
 }

@@ -622,7 +622,7 @@ static PJRT_Error* data_pointer(const char* fn, PJRT_Buffer* b, void** out) {
 PJRT_Error* stela_Buffer_UnsafePointer(PJRT_Buffer_UnsafePointer_Args* args) {
   STELA_CHECK_ARGS(PJRT_Buffer_UnsafePointer_Args, args, buffer_pointer);
   NEED_BUFFER("PJRT_Buffer_UnsafePointer", args->buffer);
-  void* p;
+  void* p = NULL;
   PJRT_Error* err = data_pointer("PJRT_Buffer_UnsafePointer", args->buffer, &p);
   if (err == NULL) args->buffer_pointer = (uintptr_t)p;
   return err;

@@ -217,16 +217,17 @@ static PJRT_Error* make_client(const client_options* o, PJRT_Client** out) {
 
 PJRT_Error* stela_Client_Create(PJRT_Client_Create_Args* args) {
   STELA_CHECK_ARGS(PJRT_Client_Create_Args, args, client);
-  client_options o = {.ndev = 1, .ndev_from = "default", .timeout_ms = 120000};
+  client_options o = {.ndev = 1, .ndev_from = NULL, .timeout_ms = 120000};
+  PJRT_Error* err = read_options(args->create_options, args->num_options, &o);
   const char* env = getenv("STELA_CPU_DEVICES");
-  if (env != NULL && *env != '\0') {
+  if (err == NULL && o.ndev_from == NULL && env != NULL && *env != '\0') {
+    /* The option wins over the environment. */
     if (!parse_ll(env, &o.ndev))
-      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
-                         "PJRT_Client_Create: environment variable STELA_CPU_DEVICES=\"%s\" is not an integer", env);
+      err = stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                        "PJRT_Client_Create: environment variable STELA_CPU_DEVICES=\"%s\" is not an integer", env);
     o.ndev_from = "environment variable STELA_CPU_DEVICES";
   }
-  PJRT_Error* err = read_options(args->create_options, args->num_options, &o);
-  if (err == NULL && (o.ndev < 1 || o.ndev > STELA_MAX_DEVICES))
+  if (err == NULL && o.ndev_from != NULL && (o.ndev < 1 || o.ndev > STELA_MAX_DEVICES))
     err = stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "PJRT_Client_Create: %s is %lld, want 1 to %d devices",
                       o.ndev_from, o.ndev, STELA_MAX_DEVICES);
   PJRT_Client* c = NULL;

@@ -363,6 +363,13 @@ static void read_cpu_features(void) {
   cpu_features = out;
 }
 
+/* Frees the CPU string when the plugin is unloaded (dlclose), so that a
+   host that loads and unloads it leaks nothing. */
+__attribute__((destructor)) static void free_cpu_features(void) {
+  free(cpu_features);
+  cpu_features = NULL;
+}
+
 static void hash_field(stela_sha256* h, const void* p, size_t n) {
   uint64_t len = n;
   stela_sha256_update(h, &len, sizeof(len));
@@ -971,7 +978,7 @@ PJRT_Error* stela_Client_Compile(PJRT_Client_Compile_Args* args) {
                                   FN ": compile_options is not a valid serialized xla.CompileOptionsProto");
   }
   bool portable;
-  size_t R, P;
+  size_t R = 1, P = 1;
   int* assignment = NULL;
   PJRT_Error* err = place(c, &o, &portable, &R, &P, &assignment);
   free_options(&o);
