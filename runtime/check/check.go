@@ -431,7 +431,7 @@ func DenseToLiteral(d *stablehlo.DenseElements) (*ir.Literal, error) {
 		return nil, err
 	}
 	raw := d.Bytes()
-	if d.IsSplat() && t.NumElements() != 1 {
+	if d.IsSplat() && len(raw) == t.DType.Size() && t.NumElements() > 1 {
 		one := raw
 		raw = make([]byte, 0, len(one)*t.NumElements())
 		for i := 0; i < t.NumElements(); i++ {

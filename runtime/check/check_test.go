@@ -154,3 +154,18 @@ func TestFailureNamesIndexAndValues(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+func TestDenseToLiteralSplat(t *testing.T) {
+	m, err := stablehlo.Parse([]byte("func.func @main() -> tensor<3xf32> {\n  %0 = stablehlo.constant dense<2.5> : tensor<3xf32>\n  return %0 : tensor<3xf32>\n}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := m.Func("main").Entry().Ops[0].Attr("value").(*stablehlo.DenseElements)
+	l, err := DenseToLiteral(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Float64s(); len(got) != 3 || got[0] != 2.5 || got[2] != 2.5 {
+		t.Errorf("splat literal %v, want [2.5 2.5 2.5]", got)
+	}
+}

@@ -1,0 +1,55 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/pjrt"
+)
+
+// PJRTRunner runs prepared programs on the first addressable device of a
+// PJRT client: the Stela CPU plugin, XLA's CUDA plugin, libtpu.
+type PJRTRunner struct {
+	Client *pjrt.Client
+}
+
+// Run compiles and runs mlir and copies its results to the host. A compile
+// error is a *Rejected (the program is unsupported or malformed for this
+// device); an execution error is returned as is.
+func (r PJRTRunner) Run(mlir []byte) ([]*ir.Literal, error) {
+	devs := r.Client.AddressableDevices()
+	if len(devs) == 0 {
+		return nil, errors.New("check: the client has no addressable device")
+	}
+	exe, err := r.Client.Compile(string(mlir), &pjrt.CompileOptions{})
+	if err != nil {
+		return nil, &Rejected{Reason: compileReason(err)}
+	}
+	defer exe.Destroy()
+	outs, err := exe.ExecuteOn(devs[0])
+	if err != nil {
+		return nil, fmt.Errorf("execute: %w", err)
+	}
+	lits := make([]*ir.Literal, len(outs))
+	for i, b := range outs {
+		l, err := b.ToLiteral()
+		b.Destroy()
+		if err != nil {
+			return nil, fmt.Errorf("result %d to host: %w", i, err)
+		}
+		lits[i] = l
+	}
+	return lits, nil
+}
+
+// compileReason turns a compile error into the one-line reason `stela
+// check` prints: the plugin's own message, which for the Stela CPU plugin
+// starts with "unsupported:" for unsupported ops and types.
+func compileReason(err error) string {
+	var pe *pjrt.Error
+	if errors.As(err, &pe) {
+		return pe.Msg
+	}
+	return err.Error()
+}
