@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt"
@@ -47,9 +48,15 @@ func (r PJRTRunner) Run(mlir []byte) ([]*ir.Literal, error) {
 // check` prints: the plugin's own message, which for the Stela CPU plugin
 // starts with "unsupported:" for unsupported ops and types.
 func compileReason(err error) string {
+	msg := err.Error()
 	var pe *pjrt.Error
 	if errors.As(err, &pe) {
-		return pe.Msg
+		msg = pe.Msg
 	}
-	return err.Error()
+	// The Stela CPU plugin prefixes its messages ("stela cpu compile: ");
+	// the contract's one-line reason starts at "unsupported:".
+	if i := strings.Index(msg, "unsupported: "); i >= 0 {
+		return msg[i:]
+	}
+	return msg
 }

@@ -615,9 +615,9 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
     int n = 0;
     if (!eof) pf[n++] = (struct pollfd){.fd = fds[0], .events = POLLIN};
     if (pidfd >= 0) pf[n++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
-    int wait = (int)(left < 1000000 ? left : 1000000);
-    if (pidfd < 0 && wait > 10) wait = 10;
-    poll(pf, (nfds_t)n, wait);
+    int ms = (int)(left < 1000000 ? left : 1000000);
+    if (pidfd < 0 && ms > 10) ms = 10; /* no pidfd: look at the child every 10 ms */
+    poll(pf, (nfds_t)n, ms);
     if (!eof) capture_read(fds[0], &cap, &eof);
   }
   if (timed_out) {
@@ -937,7 +937,10 @@ static PJRT_Error* build(PJRT_Client* c, const char* code, size_t code_size, con
     err = stela_error(PJRT_Error_Code_INTERNAL, FN ": cannot write the program to %s: %s", dir, strerror(errno));
   } else {
     err = run_worker(worker, prog, optf, outf, c->compile_timeout_ms);
-    if (err == NULL) err = load_program(outf, key, code, code_size, out);
+    if (err == NULL) {
+      err = load_program(outf, key, code, code_size, out);
+      if (err != NULL && cached != NULL) unlink(outf); /* keep no object that does not load */
+    }
   }
   remove_tree(dir, files, 3); /* a loaded object stays mapped after unlink */
   free(prog);

@@ -159,7 +159,7 @@ struct PJRT_Client {
 
 void stela_client_retain(PJRT_Client* c);
 void stela_client_release(PJRT_Client* c);
-/* NULL unless d is one of c's devices / m one of c's memories. */
+/* Whether d is one of c's devices, m one of c's memories (false for NULL). */
 bool stela_client_owns_device(const PJRT_Client* c, const PJRT_Device* d);
 bool stela_client_owns_memory(const PJRT_Client* c, const PJRT_Memory* m);
 

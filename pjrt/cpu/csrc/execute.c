@@ -1,0 +1,442 @@
+/*
+ * execute.c: executables and PJRT_LoadedExecutable_Execute.
+ *
+ * Execution is synchronous: the compiled stela_entry runs on the calling
+ * thread for one device; for several devices (an executable compiled with
+ * a device assignment) one thread per extra device runs alongside, since
+ * collectives will need every device running at once. Results are fresh
+ * 64-byte-aligned allocations that overlap nothing, as the compiled ABI
+ * promises; completion events are created complete. A program that
+ * reports failure (stela_entry returns nonzero) makes Execute return the
+ * error and hand out nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define FN "PJRT_LoadedExecutable_Execute"
+
+PJRT_Error* stela_loaded_executable_new(PJRT_Client* c, stela_program* prog, bool portable, size_t replicas,
+                                        size_t partitions, const int* assignment, PJRT_LoadedExecutable** out) {
+  PJRT_LoadedExecutable* e = calloc(1, sizeof(*e));
+  size_t n = portable ? 0 : replicas * partitions;
+  PJRT_Device** devs = calloc(n + 1, sizeof(PJRT_Device*));
+  if (e == NULL || devs == NULL) {
+    free(e);
+    free(devs);
+    stela_program_release(prog);
+    return stela_oom();
+  }
+  for (size_t i = 0; i < n; i++) devs[i] = c->device_ptrs[assignment[i]];
+  e->client = c;
+  e->prog = prog;
+  e->portable = portable;
+  e->num_replicas = replicas;
+  e->num_partitions = partitions;
+  e->ndev = n;
+  e->devices = devs;
+  atomic_init(&e->deleted, false);
+  stela_client_retain(c);
+  *out = e;
+  return NULL;
+}
+
+/* ---- PJRT_Executable ---- */
+
+#define NEED_EXE(fn, e) \
+  if ((e) == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, fn ": executable is NULL")
+
+PJRT_Error* stela_Executable_Destroy(PJRT_Executable_Destroy_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_Destroy_Args, args, executable);
+  PJRT_Executable* e = args->executable;
+  if (e == NULL) return NULL;
+  stela_program_release(e->prog);
+  free(e);
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_Name(PJRT_Executable_Name_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_Name_Args, args, executable_name_size);
+  NEED_EXE("PJRT_Executable_Name", args->executable);
+  args->executable_name = args->executable->prog->name;
+  args->executable_name_size = args->executable->prog->name_len;
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_NumReplicas(PJRT_Executable_NumReplicas_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_NumReplicas_Args, args, num_replicas);
+  NEED_EXE("PJRT_Executable_NumReplicas", args->executable);
+  args->num_replicas = args->executable->num_replicas;
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_NumPartitions(PJRT_Executable_NumPartitions_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_NumPartitions_Args, args, num_partitions);
+  NEED_EXE("PJRT_Executable_NumPartitions", args->executable);
+  args->num_partitions = args->executable->num_partitions;
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_NumOutputs(PJRT_Executable_NumOutputs_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_NumOutputs_Args, args, num_outputs);
+  NEED_EXE("PJRT_Executable_NumOutputs", args->executable);
+  args->num_outputs = args->executable->prog->nres;
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_SizeOfGeneratedCodeInBytes(PJRT_Executable_SizeOfGeneratedCodeInBytes_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_SizeOfGeneratedCodeInBytes_Args, args, size_in_bytes);
+  NEED_EXE("PJRT_Executable_SizeOfGeneratedCodeInBytes", args->executable);
+  args->size_in_bytes = args->executable->prog->code_size;
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_OutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_OutputMemoryKinds_Args, args, memory_kind_sizes);
+  NEED_EXE("PJRT_Executable_OutputMemoryKinds", args->executable);
+  stela_program* p = args->executable->prog;
+  args->num_outputs = p->nres;
+  args->memory_kinds = p->out_kinds;
+  args->memory_kind_sizes = p->out_kind_sizes;
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_OutputElementTypes(PJRT_Executable_OutputElementTypes_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_OutputElementTypes_Args, args, num_output_types);
+  NEED_EXE("PJRT_Executable_OutputElementTypes", args->executable);
+  stela_program* p = args->executable->prog;
+  args->output_types = p->out_types;
+  args->num_output_types = p->nres;
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_OutputDimensions(PJRT_Executable_OutputDimensions_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_OutputDimensions_Args, args, dim_sizes);
+  NEED_EXE("PJRT_Executable_OutputDimensions", args->executable);
+  stela_program* p = args->executable->prog;
+  args->num_outputs = p->nres;
+  args->dims = p->out_dims;
+  args->dim_sizes = p->out_ranks;
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_Fingerprint(PJRT_Executable_Fingerprint_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_Fingerprint_Args, args, executable_fingerprint_size);
+  NEED_EXE("PJRT_Executable_Fingerprint", args->executable);
+  /* The compile cache key: same program, options, worker and CPU. */
+  args->executable_fingerprint = args->executable->prog->fingerprint;
+  args->executable_fingerprint_size = strlen(args->executable->prog->fingerprint);
+  return NULL;
+}
+
+PJRT_Error* stela_Executable_GetCompiledMemoryStats(PJRT_Executable_GetCompiledMemoryStats_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_GetCompiledMemoryStats_Args, args, executable);
+  NEED_EXE("PJRT_Executable_GetCompiledMemoryStats", args->executable);
+  stela_program* p = args->executable->prog;
+  /* gopjrt fails a compile if this fails: answer what is known, zeros
+     for the rest. Device memory is host memory here. */
+#define SET(f, v) \
+  if (STELA_HAS(PJRT_Executable_GetCompiledMemoryStats_Args, args, f)) args->f = (v)
+  SET(generated_code_size_in_bytes, p->code_size);
+  SET(argument_size_in_bytes, p->arg_bytes);
+  SET(output_size_in_bytes, p->res_bytes);
+  SET(alias_size_in_bytes, 0);
+  SET(temp_size_in_bytes, 0);
+  SET(host_generated_code_size_in_bytes, 0);
+  SET(host_argument_size_in_bytes, 0);
+  SET(host_output_size_in_bytes, 0);
+  SET(host_alias_size_in_bytes, 0);
+  SET(host_temp_size_in_bytes, 0);
+  SET(peak_memory_in_bytes, p->arg_bytes + p->res_bytes);
+#undef SET
+  return NULL;
+}
+
+/* ---- PJRT_LoadedExecutable ---- */
+
+PJRT_Error* stela_LoadedExecutable_Destroy(PJRT_LoadedExecutable_Destroy_Args* args) {
+  STELA_CHECK_ARGS(PJRT_LoadedExecutable_Destroy_Args, args, executable);
+  PJRT_LoadedExecutable* e = args->executable;
+  if (e == NULL) return NULL;
+  PJRT_Client* c = e->client;
+  stela_program_release(e->prog);
+  free(e->devices);
+  free(e);
+  stela_client_release(c);
+  return NULL;
+}
+
+PJRT_Error* stela_LoadedExecutable_GetExecutable(PJRT_LoadedExecutable_GetExecutable_Args* args) {
+  STELA_CHECK_ARGS(PJRT_LoadedExecutable_GetExecutable_Args, args, executable);
+  PJRT_LoadedExecutable* le = args->loaded_executable;
+  if (le == NULL)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "PJRT_LoadedExecutable_GetExecutable: loaded_executable is NULL");
+  PJRT_Executable* e = calloc(1, sizeof(*e));
+  if (e == NULL) return stela_oom();
+  stela_program_retain(le->prog);
+  e->prog = le->prog;
+  e->num_replicas = le->num_replicas;
+  e->num_partitions = le->num_partitions;
+  args->executable = e;
+  return NULL;
+}
+
+PJRT_Error* stela_LoadedExecutable_AddressableDevices(PJRT_LoadedExecutable_AddressableDevices_Args* args) {
+  STELA_CHECK_ARGS(PJRT_LoadedExecutable_AddressableDevices_Args, args, num_addressable_devices);
+  NEED_EXE("PJRT_LoadedExecutable_AddressableDevices", args->executable);
+  /* Empty for a portable executable: it runs where execute_device says. */
+  args->addressable_devices = args->executable->devices;
+  args->num_addressable_devices = args->executable->ndev;
+  return NULL;
+}
+
+PJRT_Error* stela_LoadedExecutable_Delete(PJRT_LoadedExecutable_Delete_Args* args) {
+  STELA_CHECK_ARGS(PJRT_LoadedExecutable_Delete_Args, args, executable);
+  NEED_EXE("PJRT_LoadedExecutable_Delete", args->executable);
+  atomic_store(&args->executable->deleted, true);
+  return NULL;
+}
+
+PJRT_Error* stela_LoadedExecutable_IsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args) {
+  STELA_CHECK_ARGS(PJRT_LoadedExecutable_IsDeleted_Args, args, is_deleted);
+  NEED_EXE("PJRT_LoadedExecutable_IsDeleted", args->executable);
+  args->is_deleted = atomic_load(&args->executable->deleted);
+  return NULL;
+}
+
+/* ---- Execute ---- */
+
+/* One device's run: the argument storages it holds, the pointers the
+   program gets, and the results it makes. */
+typedef struct run {
+  stela_program* prog;
+  PJRT_Device* device;
+  stela_storage** in;  /* [nargs] references taken for the run */
+  void** in_ptrs;      /* [nargs] what the program reads */
+  void** copies;       /* [nargs] aligned copies of misaligned views, or NULL */
+  stela_storage** out; /* [nres] */
+  void** out_ptrs;     /* [nres] */
+  int rc;
+  char err[256];
+  pthread_t thread;
+  bool threaded;
+} run;
+
+static void* run_entry(void* arg) {
+  run* r = arg;
+  memset(r->err, 0, sizeof(r->err));
+  r->rc = r->prog->entry(r->in_ptrs, r->out_ptrs, r->err);
+  r->err[sizeof(r->err) - 1] = '\0';
+  return NULL;
+}
+
+static void run_release(run* r, size_t nargs, size_t nres, bool keep_outputs) {
+  for (size_t i = 0; i < nargs; i++) {
+    stela_storage_release(r->in[i]);
+    free(r->copies[i]);
+  }
+  if (!keep_outputs)
+    for (size_t i = 0; i < nres; i++) stela_storage_release(r->out[i]);
+}
+
+static PJRT_Error* check_argument(const stela_param* q, size_t i, size_t d, PJRT_Buffer* b, PJRT_LoadedExecutable* e,
+                                  PJRT_Device* dev) {
+  if (b == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu is NULL", i, d);
+  if (b->client != e->client)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu belongs to another client", i, d);
+  bool same = b->type == q->type && b->rank == q->rank;
+  for (size_t k = 0; same && k < q->rank; k++) same = b->dims[k] == q->dims[k];
+  if (!same) {
+    char want[512], got[512];
+    int n = snprintf(want, sizeof(want), "%s[", stela_type_name(q->type));
+    for (size_t k = 0; k < q->rank && n < (int)sizeof(want) - 24; k++)
+      n += snprintf(want + n, sizeof(want) - (size_t)n, "%s%lld", k ? "," : "", (long long)q->dims[k]);
+    snprintf(want + n, sizeof(want) - (size_t)n, "]");
+    n = snprintf(got, sizeof(got), "%s[", stela_type_name(b->type));
+    for (size_t k = 0; k < b->rank && n < (int)sizeof(got) - 24; k++)
+      n += snprintf(got + n, sizeof(got) - (size_t)n, "%s%lld", k ? "," : "", (long long)b->dims[k]);
+    snprintf(got + n, sizeof(got) - (size_t)n, "]");
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu is %s, the program %s wants %s",
+                       i, d, got, e->prog->name, want);
+  }
+  if (b->device != dev)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       FN ": argument %zu is on device %d, but device %zu of the execution is device %d", i,
+                       b->device->id, d, dev->id);
+  return NULL;
+}
+
+/* Takes the arguments of device d and allocates its results. */
+static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buffer* const* list) {
+  stela_program* p = e->prog;
+  for (size_t i = 0; i < p->nargs; i++) {
+    PJRT_Error* err = check_argument(&p->params[i], i, d, list[i], e, r->device);
+    if (err != NULL) return err;
+    stela_storage* s = stela_buffer_acquire(list[i]);
+    if (s == NULL)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu was deleted or donated", i, d);
+    r->in[i] = s;
+    r->in_ptrs[i] = s->data;
+    if (((uintptr_t)s->data & (STELA_ALIGN - 1)) != 0) {
+      /* A view of caller memory that is not 64-byte aligned: the program
+         may assume alignment, so it reads an aligned copy. */
+      r->copies[i] = stela_aligned_alloc(p->params[i].nbytes);
+      if (r->copies[i] == NULL) return stela_oom();
+      memcpy(r->copies[i], s->data, p->params[i].nbytes);
+      r->in_ptrs[i] = r->copies[i];
+    }
+  }
+  for (size_t j = 0; j < p->nres; j++) {
+    r->out[j] = stela_storage_new(p->params[p->nargs + j].nbytes);
+    if (r->out[j] == NULL) return stela_oom();
+    r->out_ptrs[j] = r->out[j]->data;
+  }
+  return NULL;
+}
+
+PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* args) {
+  STELA_CHECK_ARGS(PJRT_LoadedExecutable_Execute_Args, args, device_complete_events);
+  PJRT_LoadedExecutable* e = args->executable;
+  if (e == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": executable is NULL");
+  if (atomic_load(&e->deleted))
+    return stela_error(PJRT_Error_Code_FAILED_PRECONDITION, FN ": the executable was deleted");
+  stela_program* p = e->prog;
+  PJRT_ExecuteOptions* o = args->options;
+  if (o != NULL && STELA_HAS(PJRT_ExecuteOptions, o, num_recv_ops) && (o->num_send_ops != 0 || o->num_recv_ops != 0))
+    return stela_error(PJRT_Error_Code_UNIMPLEMENTED, FN ": host send/recv callbacks are not supported");
+  PJRT_Device* exec_dev = STELA_HAS(PJRT_LoadedExecutable_Execute_Args, args, execute_device) ? args->execute_device : NULL;
+  size_t ndev = args->num_devices;
+
+  /* Where it runs. */
+  PJRT_Device* single[1];
+  PJRT_Device** devs;
+  if (exec_dev != NULL) {
+    if (ndev != 1)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": execute_device is set, so num_devices must be 1, not %zu",
+                         ndev);
+    if (!stela_client_owns_device(e->client, exec_dev))
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": execute_device is not a device of this client");
+    if (!e->portable && (e->ndev != 1 || e->devices[0] != exec_dev))
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                         FN ": the executable was compiled for %zu device(s) by device assignment; pass execute_device "
+                         "NULL (or its one device)",
+                         e->ndev);
+    single[0] = exec_dev;
+    devs = single;
+  } else if (e->portable) {
+    if (ndev != 1)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": a portable executable runs on one device, not %zu", ndev);
+    /* No device named: the first argument's, else the first device. */
+    single[0] = e->client->device_ptrs[0];
+    if (p->nargs > 0 && args->argument_lists != NULL && args->argument_lists[0] != NULL &&
+        args->argument_lists[0][0] != NULL && args->argument_lists[0][0]->client == e->client)
+      single[0] = args->argument_lists[0][0]->device;
+    devs = single;
+  } else {
+    if (ndev != e->ndev)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                         FN ": the executable runs on %zu devices (its device assignment), got %zu argument lists",
+                         e->ndev, ndev);
+    devs = e->devices;
+  }
+  if (args->num_args != p->nargs)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": the program %s takes %zu arguments, got %zu", p->name,
+                       p->nargs, args->num_args);
+  if (p->nargs > 0 && args->argument_lists == NULL)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument_lists is NULL");
+  if (p->nres > 0 && args->output_lists == NULL)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": output_lists is NULL");
+  for (size_t d = 0; d < ndev; d++) {
+    if (p->nargs > 0 && args->argument_lists[d] == NULL)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument_lists[%zu] is NULL", d);
+    if (p->nres > 0 && args->output_lists[d] == NULL)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": output_lists[%zu] is NULL", d);
+  }
+
+  /* One block for every device's run state. */
+  size_t na = p->nargs, nr = p->nres;
+  run* runs = calloc(ndev, sizeof(run));
+  void** block = calloc(ndev * (3 * na + 2 * nr) + 1, sizeof(void*));
+  if (runs == NULL || block == NULL) {
+    free(runs);
+    free(block);
+    return stela_oom();
+  }
+  for (size_t d = 0; d < ndev; d++) {
+    void** b = block + d * (3 * na + 2 * nr);
+    runs[d].prog = p;
+    runs[d].device = devs[d];
+    runs[d].in = (stela_storage**)b;
+    runs[d].in_ptrs = b + na;
+    runs[d].copies = b + 2 * na;
+    runs[d].out = (stela_storage**)(b + 3 * na);
+    runs[d].out_ptrs = b + 3 * na + nr;
+  }
+  PJRT_Error* err = NULL;
+  for (size_t d = 0; d < ndev && err == NULL; d++)
+    err = prepare(&runs[d], e, d, p->nargs > 0 ? args->argument_lists[d] : NULL);
+
+  if (err == NULL) {
+    for (size_t d = 1; d < ndev; d++)
+      runs[d].threaded = pthread_create(&runs[d].thread, NULL, run_entry, &runs[d]) == 0;
+    run_entry(&runs[0]);
+    for (size_t d = 1; d < ndev; d++) {
+      if (runs[d].threaded)
+        pthread_join(runs[d].thread, NULL);
+      else
+        run_entry(&runs[d]); /* no thread to be had: run it here */
+    }
+    /* stela_entry returns 1 for a run-time error and 2 for a failed
+       expectation (check.* ops): INTERNAL and ABORTED. */
+    for (size_t d = 0; d < ndev && err == NULL; d++)
+      if (runs[d].rc != 0)
+        err = stela_error(runs[d].rc == 2 ? PJRT_Error_Code_ABORTED : PJRT_Error_Code_INTERNAL,
+                          "stela cpu execute: %s on device %d: %s", p->name, runs[d].device->id,
+                          runs[d].err[0] ? runs[d].err : "the program failed without a message");
+  }
+
+  /* Outputs and events, all or nothing. */
+  PJRT_Event** events = NULL;
+  if (err == NULL && args->device_complete_events != NULL) {
+    events = calloc(ndev, sizeof(PJRT_Event*));
+    for (size_t d = 0; events != NULL && d < ndev; d++)
+      if ((events[d] = stela_event_ready(NULL)) == NULL) err = stela_oom();
+    if (events == NULL) err = stela_oom();
+  }
+  size_t made = 0;
+  if (err == NULL) {
+    for (size_t d = 0; d < ndev && err == NULL; d++)
+      for (size_t j = 0; j < nr && err == NULL; j++) {
+        const stela_param* q = &p->params[na + j];
+        stela_storage* s = runs[d].out[j];
+        runs[d].out[j] = NULL; /* the buffer owns it now, or freed it */
+        err = stela_buffer_new(e->client, runs[d].device, q->type, q->dims, q->rank, s, &args->output_lists[d][j]);
+        if (err == NULL) made++;
+      }
+    if (err != NULL) { /* undo the buffers already made */
+      for (size_t k = 0; k < made; k++) {
+        PJRT_Buffer_Destroy_Args da = {.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE,
+                                       .buffer = args->output_lists[k / nr][k % nr]};
+        stela_Buffer_Destroy(&da);
+        args->output_lists[k / nr][k % nr] = NULL;
+      }
+    }
+  }
+  if (events != NULL) {
+    for (size_t d = 0; d < ndev; d++) {
+      if (err == NULL) {
+        args->device_complete_events[d] = events[d];
+      } else if (events[d] != NULL) {
+        PJRT_Event_Destroy_Args da = {.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE, .event = events[d]};
+        stela_Event_Destroy(&da);
+      }
+    }
+    free(events);
+  }
+  for (size_t d = 0; d < ndev; d++) run_release(&runs[d], na, nr, false);
+  free(runs);
+  free(block);
+  return err;
+}
