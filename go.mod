@@ -3,24 +3,21 @@ module github.com/stela-ml/stela
 go 1.26
 
 require (
+	github.com/gomlx/gopjrt v0.10.0
 	github.com/google/go-cmp v0.7.0
 	github.com/llir/llvm v0.3.6
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/x448/float16 v0.8.4
+	golang.org/x/sys v0.35.0
 	google.golang.org/protobuf v1.36.10
 )
 
 require (
 	github.com/go-logr/logr v1.4.3 // indirect
-	github.com/gomlx/gopjrt v0.10.0 // indirect
-	github.com/kr/pretty v0.2.0 // indirect
-	github.com/kr/text v0.2.0 // indirect
-	github.com/llir/ll v0.0.0-20220802044011-65001c0fb73c // indirect
 	github.com/mewmew/float v0.0.0-20201204173432-505706aa38fa // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	golang.org/x/mod v0.27.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
-	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )

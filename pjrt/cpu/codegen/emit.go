@@ -35,7 +35,7 @@ func (p *Program) LLVM() (text []byte, err error) {
 		// llir panics on some malformed constructions (a bug here, never
 		// the user's program): report it as an error.
 		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error: code generator: %v", r)
+			err = fmt.Errorf("%w: code generator: %v", ErrInternal, r)
 		}
 	}()
 	e := &emitter{

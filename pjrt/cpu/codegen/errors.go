@@ -5,6 +5,10 @@ import (
 	"fmt"
 )
 
+// ErrInternal marks errors that are bugs of the code generator, not
+// problems of the program (errors.Is(err, ErrInternal)).
+var ErrInternal = errors.New("internal error")
+
 // UnsupportedError reports something valid in StableHLO that the code
 // generator does not handle: an op, an element type, an attribute form.
 // Its message starts with `unsupported: <what>`, e.g.

@@ -497,19 +497,11 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 		default:
 			return nil, fmt.Errorf("invalid comparison direction %q", dir.Value)
 		}
-		n.cmpDir = dir.Value
-		n.cmpType = defaultCompareType(x.elem)
-		if ct, ok := op.Attr("compare_type").(stablehlo.EnumAttr); ok && ct.Value != "NOTYPE" {
-			switch {
-			case ct.Value == "TOTALORDER" && x.elem.isFloat(),
-				ct.Value == "FLOAT" && x.elem.isFloat(),
-				ct.Value == "SIGNED" && x.elem.isInt(),
-				ct.Value == "UNSIGNED" && !x.elem.isFloat():
-				n.cmpType = ct.Value
-			default:
-				return nil, fmt.Errorf("comparison type %s is not valid for %s", ct.Value, x.elem.mlir())
-			}
+		ct, err := compareType(op, x.elem)
+		if err != nil {
+			return nil, err
 		}
+		n.cmpDir, n.cmpType = dir.Value, ct
 		n.kind = kCompare
 		return p.add(n, r), nil
 	case "select":
@@ -535,12 +527,7 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 		if !x.equal(r) {
 			return nil, fmt.Errorf("result type %s, want %s", r, x)
 		}
-		if x.elem == kBool {
-			// min/max on i1 are and/or; clamp on i1 is valid but odd.
-			n.kind = kClamp
-			return p.add(n, r), nil
-		}
-		n.kind = kClamp
+		n.kind = kClamp // on i1, maximum/minimum are or/and
 		return p.add(n, r), nil
 	case "convert":
 		if err := nargs(1); err != nil {
@@ -822,6 +809,24 @@ func knownOp(short string) bool {
 		return true
 	}
 	return false
+}
+
+// compareType returns the comparison type of a compare op on kind k:
+// its compare_type attribute, or the default for k when absent or
+// NOTYPE.
+func compareType(op *stablehlo.Op, k elemKind) (string, error) {
+	ct, ok := op.Attr("compare_type").(stablehlo.EnumAttr)
+	if !ok || ct.Value == "NOTYPE" {
+		return defaultCompareType(k), nil
+	}
+	switch {
+	case ct.Value == "TOTALORDER" && k.isFloat(),
+		ct.Value == "FLOAT" && k.isFloat(),
+		ct.Value == "SIGNED" && k.isInt(),
+		ct.Value == "UNSIGNED" && !k.isFloat():
+		return ct.Value, nil
+	}
+	return "", fmt.Errorf("comparison type %s is not valid for %s", ct.Value, k.mlir())
 }
 
 func defaultCompareType(k elemKind) string {
@@ -1196,10 +1201,17 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 		if len(in) != 2 || in[0] != in[1] || out != kBool {
 			return bad()
 		}
-		if _, ok := op.Attr("comparison_direction").(stablehlo.EnumAttr); !ok {
+		dir, ok := op.Attr("comparison_direction").(stablehlo.EnumAttr)
+		if !ok {
 			return fmt.Errorf("missing comparison_direction")
 		}
-		return nil
+		switch dir.Value {
+		case "EQ", "NE", "GE", "GT", "LE", "LT":
+		default:
+			return fmt.Errorf("invalid comparison direction %q", dir.Value)
+		}
+		_, err := compareType(op, in[0])
+		return err
 	case "select":
 		if len(in) != 3 || in[0] != kBool || in[1] != in[2] || out != in[1] {
 			return bad()

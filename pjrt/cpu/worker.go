@@ -1,0 +1,367 @@
+package cpu
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stela-ml/stela/pjrt/cpu/codegen"
+	"github.com/stela-ml/stela/stablehlo"
+)
+
+// The compile worker (docs/cpu-plugin.md, "Worker mode"): StableHLO text →
+// a shared object exporting stela_signature, stela_num_checks and
+// stela_entry. The pipeline:
+//
+//	parse     stablehlo.Parse
+//	verify    Module.Verify, then codegen.Plan: pick the entry, inline
+//	          calls, check types and ops, plan buffers
+//	codegen   LLVM IR text (codegen.Program.LLVM), written to a .ll file
+//	opt       opt -O3 (its verifier on): .ll → .bc
+//	llc       llc -O3 -filetype=obj -relocation-model=pic -mcpu -mattr
+//	link      cc -shared -o out.so in.o -lm, then an atomic rename
+//
+// Any Go program that links this package is a worker: init runs it and
+// exits when STELA_CPU_WORKER=1, before main or tests run.
+
+// Exit statuses of the worker.
+const (
+	exitCompileError = 1 // malformed or invalid program, a tool failed
+	exitUnsupported  = 2 // valid StableHLO the code generator does not handle
+	// exitInternal is a bug in the worker (a panic): any status but 0, 1
+	// and 2 is an INTERNAL error for the plugin. Go's own exit status for
+	// an unrecovered panic is 2, which would read as "unsupported".
+	exitInternal = 3
+)
+
+func init() {
+	if os.Getenv("STELA_CPU_WORKER") != "1" {
+		return
+	}
+	os.Exit(workerMain(os.Args, os.Stderr))
+}
+
+// workerMain runs the worker on a command line and returns its exit
+// status. It never writes to stdout.
+func workerMain(args []string, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "internal error: the compile worker panicked: %v\n%s", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
+	if len(args) != 5 || args[1] != "compile" {
+		fmt.Fprintf(stderr, "stela cpu worker: usage: STELA_CPU_WORKER=1 %s compile <program.mlir> <compile_options.pb> <out.so>\n", filepath.Base(args[0]))
+		return exitCompileError
+	}
+	prog, err := os.ReadFile(args[2])
+	if err != nil {
+		fmt.Fprintf(stderr, "reading the program: %v\n", err)
+		return exitCompileError
+	}
+	opts, err := os.ReadFile(args[3])
+	if err != nil {
+		fmt.Fprintf(stderr, "reading the compile options: %v\n", err)
+		return exitCompileError
+	}
+	_, tm, err := Compile(prog, CompileConfig{Out: args[4], Options: opts})
+	if logging("compile") {
+		fmt.Fprintf(stderr, "stela cpu compile: %s\n", tm)
+	}
+	if err != nil {
+		// The first line is the message the plugin reports.
+		fmt.Fprintln(stderr, err)
+		if codegen.IsUnsupported(err) {
+			return exitUnsupported
+		}
+		if errors.Is(err, errPanic) || errors.Is(err, codegen.ErrInternal) {
+			return exitInternal
+		}
+		return exitCompileError
+	}
+	return 0
+}
+
+// errPanic marks an error made from a panic: a bug, not the program's
+// fault.
+var errPanic = errors.New("internal error")
+
+// logging reports whether STELA_LOG names the topic.
+func logging(topic string) bool {
+	for _, t := range strings.FieldsFunc(os.Getenv("STELA_LOG"), func(r rune) bool { return r == ',' || r == ' ' }) {
+		if t == topic || t == "all" {
+			return true
+		}
+	}
+	return false
+}
+
+// CompileConfig configures Compile.
+type CompileConfig struct {
+	// Out is the shared object to write (atomically: written elsewhere in
+	// its directory, then renamed). Empty: a new file in the system's
+	// temporary directory, which the caller removes.
+	Out string
+	// Options is the serialized xla.CompileOptionsProto (not read yet:
+	// every program runs on one device).
+	Options []byte
+	// Entry names the function to compile; "" picks @main, else the only
+	// public function.
+	Entry string
+	// CPU and Features are llc's -mcpu and -mattr; empty means the host's
+	// (codegen.HostCPU).
+	CPU, Features string
+	// KeepDir, when set, keeps the intermediate files (program.ll,
+	// program.bc, program.o) in that directory.
+	KeepDir string
+}
+
+// Timings is the time a compilation spent per stage.
+type Timings struct {
+	Parse, Verify, Codegen, Opt, Llc, Link time.Duration
+}
+
+// Total is the sum of the stages.
+func (t Timings) Total() time.Duration {
+	return t.Parse + t.Verify + t.Codegen + t.Opt + t.Llc + t.Link
+}
+
+func (t Timings) String() string {
+	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + "ms" }
+	return fmt.Sprintf("parse %s, verify %s, codegen %s, opt %s, llc %s, link %s, total %s",
+		ms(t.Parse), ms(t.Verify), ms(t.Codegen), ms(t.Opt), ms(t.Llc), ms(t.Link), ms(t.Total()))
+}
+
+// Compile compiles StableHLO text into a shared object and returns its
+// path. Errors are one line first (more may follow): parse errors carry
+// line:col; for valid StableHLO the code generator does not handle,
+// codegen.IsUnsupported(err) is true and the message starts with
+// `unsupported: `.
+func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: compile: panic: %v\n%s", errPanic, r, debug.Stack())
+		}
+	}()
+	t0 := time.Now()
+	stage := func(d *time.Duration) {
+		now := time.Now()
+		*d = now.Sub(t0)
+		t0 = now
+	}
+	m, err := stablehlo.Parse(mlir)
+	stage(&tm.Parse)
+	if err != nil {
+		return "", tm, err
+	}
+	prog, err := plan(m, cfg)
+	stage(&tm.Verify)
+	if err != nil {
+		return "", tm, err
+	}
+	ll, err := prog.LLVM()
+	stage(&tm.Codegen)
+	if err != nil {
+		return "", tm, err
+	}
+	soPath, err = buildObject(ll, cfg, &tm)
+	return soPath, tm, err
+}
+
+func plan(m *stablehlo.Module, cfg CompileConfig) (*codegen.Program, error) {
+	if err := m.Verify(); err != nil {
+		// Verify joins its problems with newlines; the first is the
+		// message.
+		return nil, fmt.Errorf("invalid module: %w", err)
+	}
+	return codegen.Plan(m, codegen.Options{Entry: cfg.Entry})
+}
+
+// tools are the LLVM and C tools the worker runs.
+type tools struct {
+	opt, llc, cc string
+}
+
+// findTools looks for opt and llc (then opt-14 and llc-14) and cc (or
+// $CC's first word).
+func findTools() (tools, error) {
+	var t tools
+	var missing []string
+	look := func(names ...string) string {
+		for _, n := range names {
+			if p, err := exec.LookPath(n); err == nil {
+				return p
+			}
+		}
+		missing = append(missing, names[0])
+		return ""
+	}
+	t.opt = look("opt", "opt-14")
+	t.llc = look("llc", "llc-14")
+	ccName := "cc"
+	if f := strings.Fields(os.Getenv("CC")); len(f) == 1 {
+		ccName = f[0]
+	}
+	t.cc = look(ccName, "gcc")
+	if len(missing) > 0 {
+		return t, fmt.Errorf("the CPU compiler needs %s, not found on PATH: install LLVM 14 and a C compiler (Debian: apt-get install llvm-14 gcc)", strings.Join(missing, ", "))
+	}
+	return t, nil
+}
+
+// buildObject runs opt, llc and cc on LLVM IR text and installs the
+// shared object.
+func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err error) {
+	t0 := time.Now()
+	stage := func(d *time.Duration) {
+		now := time.Now()
+		*d = now.Sub(t0)
+		t0 = now
+	}
+	tl, err := findTools()
+	if err != nil {
+		return "", err
+	}
+	dir := cfg.KeepDir
+	if dir == "" {
+		dir, err = os.MkdirTemp("", "stela-cpu-")
+		if err != nil {
+			return "", fmt.Errorf("compile: %v", err)
+		}
+		defer os.RemoveAll(dir)
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("compile: %v", err)
+	}
+	llPath := filepath.Join(dir, "program.ll")
+	bcPath := filepath.Join(dir, "program.bc")
+	objPath := filepath.Join(dir, "program.o")
+	if err := os.WriteFile(llPath, ll, 0o644); err != nil {
+		return "", fmt.Errorf("compile: %v", err)
+	}
+	// Both tools get the target: opt's vectorizers choose vector widths
+	// from it (without it, 128-bit SSE2), llc selects instructions.
+	mcpu, mattr := cfg.CPU, cfg.Features
+	if mcpu == "" && mattr == "" {
+		mcpu, mattr = codegen.HostCPU()
+	}
+	var target []string
+	if mcpu != "" {
+		target = append(target, "-mcpu="+mcpu)
+	}
+	if mattr != "" {
+		target = append(target, "-mattr="+mattr)
+	}
+	if err := runOpt(tl, target, llPath, bcPath); err != nil {
+		return "", err
+	}
+	stage(&tm.Opt)
+	llcArgs := append([]string{"-O3", "-filetype=obj", "-relocation-model=pic"}, target...)
+	llcArgs = append(llcArgs, bcPath, "-o", objPath)
+	if out, err := exec.Command(tl.llc, llcArgs...).CombinedOutput(); err != nil {
+		return "", toolError("llc", err, out)
+	}
+	stage(&tm.Llc)
+	out := cfg.Out
+	if out == "" {
+		f, cerr := os.CreateTemp("", "stela-program-*.so")
+		if cerr != nil {
+			return "", fmt.Errorf("compile: %v", cerr)
+		}
+		out = f.Name()
+		f.Close()
+		defer func() {
+			if err != nil {
+				os.Remove(out)
+			}
+		}()
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "", fmt.Errorf("compile: %v", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(abs), ".stela-so-*")
+	if err != nil {
+		return "", fmt.Errorf("compile: writing %s: %v", out, err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	if out, err := exec.Command(tl.cc, "-shared", "-o", tmp.Name(), objPath, "-lm").CombinedOutput(); err != nil {
+		return "", toolError("link", err, out)
+	}
+	if err := os.Rename(tmp.Name(), abs); err != nil {
+		return "", fmt.Errorf("compile: installing %s: %v", out, err)
+	}
+	stage(&tm.Link)
+	return abs, nil
+}
+
+// runOpt runs opt -O3 with its verifier on; a rejected module becomes an
+// error quoting the offending line of the .ll file.
+func runOpt(tl tools, target []string, llPath, bcPath string) error {
+	var stderr bytes.Buffer
+	args := append(append([]string{"-O3"}, target...), llPath, "-o", bcPath)
+	cmd := exec.Command(tl.opt, args...)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return optError(llPath, err, stderr.Bytes())
+	}
+	return nil
+}
+
+// optLoc finds `file.ll:LINE:COL: error: message` in opt's output.
+var optLoc = regexp.MustCompile(`(?m)^(?:[^\s:]*opt[^\s:]*: )?([^\s:]+\.ll):(\d+):(\d+): error: (.*)$`)
+
+// optError turns opt's complaint about a module into a one-line compile
+// error (then the rest of opt's output). The module is ours, so this is a
+// code generator bug, said so.
+func optError(llPath string, runErr error, stderr []byte) error {
+	text := strings.TrimSpace(string(stderr))
+	if m := optLoc.FindStringSubmatch(text); m != nil {
+		line, _ := strconv.Atoi(m[2])
+		quoted := ""
+		if src, err := os.ReadFile(llPath); err == nil {
+			lines := strings.Split(string(src), "\n")
+			if line >= 1 && line <= len(lines) {
+				quoted = strings.TrimSpace(lines[line-1])
+			}
+		}
+		msg := fmt.Sprintf("internal error: the code generator made invalid LLVM IR: opt: line %s:%s: %s", m[2], m[3], m[4])
+		if quoted != "" {
+			msg += fmt.Sprintf(": `%s`", quoted)
+		}
+		return fmt.Errorf("%s\n%s", msg, text)
+	}
+	var ee *exec.ExitError
+	if errors.As(runErr, &ee) && text != "" {
+		// Verifier failures ("input module is broken!") name the
+		// instruction on the lines that follow the message.
+		lines := strings.Split(text, "\n")
+		first := strings.TrimSpace(lines[0])
+		if len(lines) > 1 {
+			first += ": " + strings.TrimSpace(lines[1])
+		}
+		return fmt.Errorf("internal error: the code generator made invalid LLVM IR: opt: %s\n%s", first, text)
+	}
+	return fmt.Errorf("internal error: opt failed: %v\n%s", runErr, text)
+}
+
+func toolError(tool string, err error, out []byte) error {
+	text := strings.TrimSpace(string(out))
+	first := text
+	if i := strings.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	if first == "" {
+		first = err.Error()
+	}
+	return fmt.Errorf("internal error: %s failed: %s\n%s", tool, first, text)
+}
