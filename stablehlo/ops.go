@@ -1355,9 +1355,10 @@ func printSelect(p *printer, o *Op) bool {
 	p.attrDict(o.Attrs)
 	p.w(" : ")
 	pt, tt, ft, rt := o.Operands[0].Type, o.Operands[1].Type, o.Operands[2].Type, o.Results[0].Type
+	// MLIR's select syntax always names the predicate type and the result
+	// type (`: tensor<3xi1>, tensor<3xi1>` even when they are equal); a
+	// single type does not parse in MLIR.
 	switch {
-	case TypesEqual(tt, ft) && TypesEqual(tt, rt) && TypesEqual(pt, tt):
-		p.typ(rt)
 	case TypesEqual(tt, ft) && TypesEqual(tt, rt):
 		p.typ(pt)
 		p.w(", ")
