@@ -1,0 +1,806 @@
+// Package check runs Stela's hand-written check files: StableHLO programs
+// that carry their own expectations (check.expect_*, custom_call
+// @check.*), one or a few per op of the CPU code generator, on every
+// element type the op allows, with the edge cases (NaN, ±Inf, ±0,
+// subnormals, INT_MIN / -1, division by zero, shifts past the width,
+// rounding ties).
+//
+// In: testdata/*.mlir, which must pass; testdata/fail/*.mlir, which must
+// fail as their `// FAIL: <text>` lines say; testdata/reject/*.mlir, which
+// must be rejected (`// REJECT: <text>`). Out: TestPass, TestFail and
+// TestReject run them through runtime/check on the Stela CPU plugin (this
+// test binary is its compile worker); TestXLA runs the same prepared
+// programs on XLA's CPU compiler (jaxlib) and judges XLA's results, which
+// checks the expectations themselves.
+//
+// The expected values were computed apart from Stela: by hand, with Python's
+// integers, numpy (IEEE float32/float64 arithmetic) and mpmath (correctly
+// rounded transcendental functions), from the StableHLO specification and
+// XLA's documented choices where the specification leaves a case open.
+// knownUnsupported and xlaKnown list the understood exceptions; an entry
+// that stops matching fails the test.
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/ir/npy"
+	"github.com/stela-ml/stela/pjrt"
+	"github.com/stela-ml/stela/pjrt/cpu" // also makes this test binary the compile worker (STELA_CPU_WORKER=1)
+	"github.com/stela-ml/stela/runtime/check"
+	"github.com/stela-ml/stela/stablehlo"
+)
+
+// knownUnsupported lists the check files under testdata/ that the Stela CPU
+// code generator rejects today, with the reason it gives (a substring of the
+// *check.Rejected reason). A file that starts to compile, or that is
+// rejected for another reason, fails the test, so the table stays true.
+var knownUnsupported = map[string]string{}
+
+// xlaKnown lists the expectations that XLA's CPU compiler does not meet,
+// with why: file → substrings, each of which must match one failure that
+// XLA's results get (and every failure must match one). Entries that no
+// longer match fail the test.
+var xlaKnown = map[string]xlaDiff{
+	// XLA's CPU runtime runs with the x86 flush-to-zero and
+	// denormals-are-zero modes on: subnormal results become ±0 and
+	// subnormal operands read as ±0. StableHLO specifies IEEE 754
+	// arithmetic, which Stela follows.
+	"multiply.mlir": {why: "XLA flushes subnormal products to zero (FTZ)", match: []string{
+		"element [0]: actual 0, expected 1e-40",
+		"element [0]: actual 0, expected 1e-320",
+	}},
+	"convert_float.mlir": {why: "XLA reads subnormal f32 as 0 (DAZ) and flushes subnormal f64 -> f32 results (FTZ)", match: []string{
+		"element [4]: actual 0, expected 1.401298464324817e-45",
+		"element [10]: actual 0, expected 1e-45",
+	}},
+	"convert_int_float.mlir": {why: "XLA reads the subnormal f32 1.4e-45 as 0 (DAZ), so converts it to false", match: []string{
+		"element [4]: actual false, expected true",
+	}},
+}
+
+type xlaDiff struct {
+	match []string // substrings of check.Failure.String()
+	why   string
+}
+
+// ---------------------------------------------------------------- the plugin
+
+var plugin struct {
+	once   sync.Once
+	client *pjrt.Client
+	skip   string // why the plugin is not available
+	err    error
+}
+
+// stelaClient returns a client of the Stela CPU plugin whose compile worker
+// is this test binary. Without cc, opt or llc the test skips, or fails when
+// CI=true.
+func stelaClient(t *testing.T) *pjrt.Client {
+	t.Helper()
+	plugin.once.Do(func() {
+		if missing := missingTools(); len(missing) > 0 {
+			plugin.skip = "the Stela CPU plugin cannot be built here: " + strings.Join(missing, "; ")
+			return
+		}
+		path, err := cpu.PluginPath()
+		if err != nil {
+			plugin.err = fmt.Errorf("building the Stela CPU plugin: %w", err)
+			return
+		}
+		p, err := pjrt.LoadPlugin(path)
+		if err != nil {
+			plugin.err = err
+			return
+		}
+		worker, err := stableWorker()
+		if err != nil {
+			plugin.err = err
+			return
+		}
+		plugin.client, plugin.err = p.NewClient(pjrt.NamedValue{Name: "stela_worker", Value: worker})
+	})
+	if plugin.skip != "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(plugin.skip)
+		}
+		t.Skip(plugin.skip)
+	}
+	if plugin.err != nil {
+		t.Fatal(plugin.err)
+	}
+	return plugin.client
+}
+
+// missingTools names the tools the plugin and its code generator need that
+// are not on PATH, with the Debian package to install.
+func missingTools() []string {
+	var missing []string
+	cc := "cc"
+	if f := strings.Fields(os.Getenv("CC")); len(f) > 0 {
+		cc = f[0]
+	}
+	if _, err := exec.LookPath(cc); err != nil {
+		missing = append(missing, cc+" not found (apt-get install gcc)")
+	}
+	for _, tool := range []string{"opt", "llc"} {
+		_, err1 := exec.LookPath(tool)
+		_, err2 := exec.LookPath(tool + "-14")
+		if err1 != nil && err2 != nil {
+			missing = append(missing, tool+" not found (apt-get install llvm-14)")
+		}
+	}
+	return missing
+}
+
+// stableWorker returns a copy of this test binary named by a hash of its
+// contents. The plugin's compile cache is keyed by the worker's path, size
+// and modification time; `go test` runs the binary from a new temporary
+// directory each time, so without the copy no run would ever hit the cache.
+// The copy keeps its path and time for as long as the code it contains
+// (code generator included) is unchanged.
+func stableWorker() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	root, err := os.UserCacheDir()
+	if err != nil {
+		return exe, nil // no cache directory: no disk cache either
+	}
+	dir := filepath.Join(root, "stela", "check-test")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "worker-"+hex.EncodeToString(sum[:8]))
+	// A worker in use is one whose .used file is recent; touching the
+	// worker itself would change the cache key.
+	now := time.Now()
+	if err := os.WriteFile(path+".used", nil, 0o644); err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() != int64(len(data)) {
+		tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+		if err := os.WriteFile(tmp, data, 0o755); err != nil {
+			return "", err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return "", err
+		}
+	}
+	// Workers of other builds that no run used for a day go.
+	old, _ := filepath.Glob(filepath.Join(dir, "worker-*.used"))
+	for _, u := range old {
+		w := strings.TrimSuffix(u, ".used")
+		if fi, err := os.Stat(u); err == nil && w != path && now.Sub(fi.ModTime()) > 24*time.Hour {
+			os.Remove(w)
+			os.Remove(u)
+		}
+	}
+	return path, nil
+}
+
+// ---------------------------------------------------------------- files
+
+type checkFile struct {
+	name string // relative to testdata/: "add.mlir", "fail/wrong_eq.mlir"
+	src  []byte
+	// Directives from `// FAIL: text` and `// REJECT: text` lines.
+	fail, reject []string
+}
+
+func readFiles(t *testing.T, dir string) []*checkFile {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", dir, "*.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatalf("no check files in testdata/%s", dir)
+	}
+	var files []*checkFile
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := &checkFile{name: filepath.ToSlash(strings.TrimPrefix(p, "testdata"+string(filepath.Separator))), src: src}
+		sc := bufio.NewScanner(bytes.NewReader(src))
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if s, ok := strings.CutPrefix(line, "// FAIL:"); ok {
+				f.fail = append(f.fail, strings.TrimSpace(s))
+			}
+			if s, ok := strings.CutPrefix(line, "// REJECT:"); ok {
+				f.reject = append(f.reject, strings.TrimSpace(s))
+			}
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// matchAll reports the directives no failure matches and the failures no
+// directive matches.
+func matchAll(want []string, fails []string) (unmatchedWant, unmatchedFail []string) {
+	used := make([]bool, len(fails))
+	for _, w := range want {
+		found := false
+		for i, f := range fails {
+			if strings.Contains(f, w) {
+				used[i], found = true, true
+			}
+		}
+		if !found {
+			unmatchedWant = append(unmatchedWant, w)
+		}
+	}
+	for i, f := range fails {
+		if !used[i] {
+			unmatchedFail = append(unmatchedFail, f)
+		}
+	}
+	return
+}
+
+func failureStrings(fs []check.Failure) []string {
+	var s []string
+	for _, f := range fs {
+		s = append(s, f.String())
+	}
+	return s
+}
+
+// ---------------------------------------------------------------- Stela
+
+// TestPass runs every testdata/*.mlir on the Stela CPU plugin: each must
+// report that every expectation held, unless it is known to be unsupported.
+func TestPass(t *testing.T) {
+	t.Parallel()
+	files := readFiles(t, "")
+	c := stelaClient(t)
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[f.name] = true
+		t.Run(strings.TrimSuffix(f.name, ".mlir"), func(t *testing.T) {
+			t.Parallel()
+			if len(f.fail)+len(f.reject) > 0 {
+				t.Fatalf("%s has FAIL or REJECT directives; it belongs in testdata/fail or testdata/reject", f.name)
+			}
+			rep, err := check.Run(f.src, check.PJRTRunner{Client: c})
+			want, known := knownUnsupported[f.name]
+			var rej *check.Rejected
+			switch {
+			case known && errors.As(err, &rej) && strings.Contains(rej.Reason, want):
+				t.Logf("known unsupported: %s", rej.Reason)
+			case known && err == nil:
+				t.Errorf("%s compiles now (report %+v): remove it from knownUnsupported", f.name, rep)
+			case known:
+				t.Errorf("%s: %v; knownUnsupported says %q", f.name, err, want)
+			case err != nil:
+				t.Fatalf("%s: %v", f.name, err)
+			case rep.Checks == 0:
+				t.Errorf("%s checks nothing", f.name)
+			case !rep.OK():
+				t.Errorf("%s: %d of %d expectations failed:\n  %s", f.name, len(rep.Failures), rep.Checks,
+					strings.Join(failureStrings(rep.Failures), "\n  "))
+			}
+		})
+	}
+	for name := range knownUnsupported {
+		if !seen[name] {
+			t.Errorf("knownUnsupported names %s, which is not in testdata/", name)
+		}
+	}
+}
+
+// TestPassInputs runs every testdata/*.mlir again with the constants of
+// the entry function turned into its arguments, passed in as buffers. With
+// the values known at compile time, LLVM computes many results while it
+// compiles (it does: the object of sine.mlir stores sin(±0) as constants),
+// so TestPass alone tests the constant folder as much as the code; here the
+// kernels must compute every value at run time.
+func TestPassInputs(t *testing.T) {
+	t.Parallel()
+	files := readFiles(t, "")
+	c := stelaClient(t)
+	for _, f := range files {
+		if _, known := knownUnsupported[f.name]; known {
+			continue
+		}
+		t.Run(strings.TrimSuffix(f.name, ".mlir"), func(t *testing.T) {
+			t.Parallel()
+			ps, err := check.Prepare(f.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ps {
+				text, args, err := hoistConstants(p.MLIR)
+				if err != nil {
+					t.Fatalf("@%s: %v", p.Entry, err)
+				}
+				outs, err := runWithArgs(c, text, args)
+				if err != nil {
+					t.Fatalf("@%s: %v\n%s", p.Entry, err, text)
+				}
+				fs, err := check.Judge(p, outs)
+				if err != nil {
+					t.Fatalf("@%s: %v", p.Entry, err)
+				}
+				if len(fs) > 0 {
+					t.Errorf("%s with its constants as arguments: %d of %d expectations failed:\n  %s",
+						f.name, len(fs), len(p.Expectations), strings.Join(failureStrings(fs), "\n  "))
+				}
+			}
+		})
+	}
+}
+
+// hoistConstants makes the constants of @main's body arguments of @main and
+// returns their values, in order.
+func hoistConstants(mlir []byte) ([]byte, []*ir.Literal, error) {
+	m, err := stablehlo.Parse(mlir)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := m.Func("main")
+	blk := f.Entry()
+	var ops []*stablehlo.Op
+	var args []*ir.Literal
+	for _, op := range blk.Ops {
+		d, ok := op.Attr("value").(*stablehlo.DenseElements)
+		if op.Name != "stablehlo.constant" || !ok {
+			ops = append(ops, op)
+			continue
+		}
+		l, err := check.DenseToLiteral(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		c := op.Results[0]
+		f.Args = append(f.Args, stablehlo.Param{Type: c.Type})
+		replaceUses(blk.Ops, c, blk.AddArg(c.Type))
+		args = append(args, l)
+	}
+	blk.Ops = ops
+	return stablehlo.Format(m, stablehlo.PrintOptions{}), args, nil
+}
+
+// runWithArgs compiles mlir, runs it on args and returns its results.
+func runWithArgs(c *pjrt.Client, mlir []byte, args []*ir.Literal) ([]*ir.Literal, error) {
+	dev := c.AddressableDevices()[0]
+	exe, err := c.Compile(string(mlir), &pjrt.CompileOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer exe.Destroy()
+	var bufs []*pjrt.Buffer
+	for _, a := range args {
+		b, err := c.BufferFromLiteral(a, dev)
+		if err != nil {
+			return nil, err
+		}
+		defer b.Destroy()
+		bufs = append(bufs, b)
+	}
+	outs, err := exe.ExecuteOn(dev, bufs...)
+	if err != nil {
+		return nil, err
+	}
+	var lits []*ir.Literal
+	for _, b := range outs {
+		l, err := b.ToLiteral()
+		b.Destroy()
+		if err != nil {
+			return nil, err
+		}
+		lits = append(lits, l)
+	}
+	return lits, nil
+}
+
+// TestFail runs testdata/fail/*.mlir: each must compile and run, and report
+// failures that match its `// FAIL:` directives one to one: every directive
+// matches a failure, every failure matches a directive.
+func TestFail(t *testing.T) {
+	t.Parallel()
+	files := readFiles(t, "fail")
+	c := stelaClient(t)
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f.name), ".mlir"), func(t *testing.T) {
+			t.Parallel()
+			if len(f.fail) == 0 {
+				t.Fatalf("%s has no // FAIL: directive", f.name)
+			}
+			rep, err := check.Run(f.src, check.PJRTRunner{Client: c})
+			if err != nil {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+			if rep.OK() {
+				t.Fatalf("%s: every expectation held (%d); want failures matching %q", f.name, rep.Checks, f.fail)
+			}
+			fails := failureStrings(rep.Failures)
+			for _, s := range fails {
+				// The contract: which check, and where.
+				if !strings.Contains(s, "check.") || !strings.Contains(s, "element [") && !strings.Contains(s, "shape ") {
+					t.Errorf("%s: failure %q does not name the check and the index", f.name, s)
+				}
+			}
+			if w, g := matchAll(f.fail, fails); len(w)+len(g) > 0 {
+				t.Errorf("%s: directives without a failure: %q\nfailures without a directive: %q", f.name, w, g)
+			}
+		})
+	}
+}
+
+// TestReject runs testdata/reject/*.mlir: each must be a *check.Rejected
+// error whose reason contains its `// REJECT:` directive. Files that
+// check.Prepare rejects need no plugin.
+func TestReject(t *testing.T) {
+	t.Parallel()
+	files := readFiles(t, "reject")
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f.name), ".mlir"), func(t *testing.T) {
+			t.Parallel()
+			if len(f.reject) != 1 {
+				t.Fatalf("%s has %d // REJECT: directives, want 1", f.name, len(f.reject))
+			}
+			_, err := check.Prepare(f.src)
+			if err == nil {
+				_, err = check.Run(f.src, check.PJRTRunner{Client: stelaClient(t)})
+			}
+			var rej *check.Rejected
+			if !errors.As(err, &rej) {
+				t.Fatalf("%s: got %v, want a rejection containing %q", f.name, err, f.reject[0])
+			}
+			if !strings.Contains(rej.Reason, f.reject[0]) {
+				t.Errorf("%s: rejected with %q, want %q", f.name, rej.Reason, f.reject[0])
+			}
+			t.Logf("rejected: %s", rej.Reason)
+			if strings.Contains(rej.Reason, "\n") {
+				t.Errorf("%s: reason %q is not one line", f.name, rej.Reason)
+			}
+		})
+	}
+}
+
+// ---------------------------------------------------------------- XLA
+
+// TestXLA checks the expectations themselves: every prepared program of
+// testdata/*.mlir and testdata/fail/*.mlir runs on XLA's CPU compiler
+// (jaxlib, through ../xla/run_xla.py) and check.Judge judges its results.
+// Pass files must pass (but for xlaKnown), fail files must fail as their
+// directives say. A hand-computed expectation that is wrong fails here
+// whatever Stela does. Skips without python3 and jaxlib
+// (STELA_JAXLIB_PYTHONPATH names a directory with jax and jaxlib).
+func TestXLA(t *testing.T) {
+	t.Parallel()
+	files := append(readFiles(t, ""), readFiles(t, "fail")...)
+	type entry struct {
+		file *checkFile
+		p    *check.Prepared
+	}
+	dir := t.TempDir()
+	var entries []*entry
+	var jobs []xlaJob
+	for _, f := range files {
+		ps, err := check.Prepare(f.src)
+		if err != nil {
+			t.Errorf("%s: %v", f.name, err)
+			continue
+		}
+		for _, p := range ps {
+			jd := fmt.Sprintf("j%03d", len(jobs))
+			if err := os.MkdirAll(filepath.Join(dir, jd), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			j := xlaJob{Name: f.name + "@" + p.Entry, MLIR: filepath.Join(jd, "prog.mlir")}
+			text, err := barrierConstants(p.MLIR)
+			if err != nil {
+				t.Errorf("%s: the prepared program does not parse: %v", j.Name, err)
+				continue
+			}
+			if err := os.WriteFile(filepath.Join(dir, j.MLIR), text, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for k := range numResults(p) {
+				j.Outputs = append(j.Outputs, filepath.Join(jd, fmt.Sprintf("out%d.npy", k)))
+			}
+			jobs = append(jobs, j)
+			entries = append(entries, &entry{file: f, p: p})
+		}
+	}
+	results, err := runXLA(t, dir, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Failures per file, over its entries; an XLA error counts as one.
+	fails := map[string][]string{}
+	for i, e := range entries {
+		r := results[i]
+		if !r.ok {
+			fails[e.file.name] = append(fails[e.file.name], "XLA: "+firstLine(r.err))
+			continue
+		}
+		fs, err := check.Judge(e.p, r.outs)
+		if err != nil {
+			t.Errorf("%s: %v", jobs[i].Name, err)
+			continue
+		}
+		fails[e.file.name] = append(fails[e.file.name], failureStrings(fs)...)
+	}
+	for _, f := range files {
+		got := fails[f.name]
+		want := f.fail
+		known, isKnown := xlaKnown[f.name]
+		if isKnown {
+			want = append(slices.Clone(want), known.match...)
+		}
+		if w, g := matchAll(want, got); len(w)+len(g) > 0 {
+			t.Errorf("%s on XLA: expected failures that did not happen: %q\nfailures nobody expected:\n  %s",
+				f.name, w, strings.Join(g, "\n  "))
+		} else if isKnown {
+			t.Logf("%s: XLA differs as known (%s)", f.name, known.why)
+		}
+	}
+	for name := range xlaKnown {
+		if !slices.ContainsFunc(files, func(f *checkFile) bool { return f.name == name }) {
+			t.Errorf("xlaKnown names %s, which is not a check file", name)
+		}
+	}
+}
+
+// numResults is the number of results of a prepared program: its original
+// results, then one per checked value.
+func numResults(p *check.Prepared) int {
+	n := p.NumOriginal
+	for _, e := range p.Expectations {
+		n = max(n, e.Actual+1, e.Expected+1)
+	}
+	return n
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// tailOf keeps the end of a long output.
+func tailOf(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+// ---------------------------------------------------------------- XLA plumbing
+
+// xlaResult is what XLA did with one prepared program.
+type xlaResult struct {
+	ok   bool
+	err  string
+	outs []*ir.Literal
+}
+
+// xlaJob is one job of run_xla.py's manifest.
+type xlaJob struct {
+	Name    string   `json:"name"`
+	MLIR    string   `json:"mlir"`
+	Outputs []string `json:"outputs"`
+}
+
+// runXLA runs the jobs (paths relative to dir) with test/xla/run_xla.py,
+// which compiles each program with jaxlib's CPU client. The jobs are split
+// among up to GOMAXPROCS python3 processes (XLA compiles take about as long
+// as Stela's, and jaxlib starts in a second or two). It skips the test when
+// python3 or jaxlib is missing.
+func runXLA(t *testing.T, dir string, jobs []xlaJob) ([]xlaResult, error) {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3: XLA cross-check skipped")
+	}
+	script, err := filepath.Abs(filepath.Join("..", "xla", "run_xla.py"))
+	if err != nil {
+		return nil, err
+	}
+	env := os.Environ()
+	if p := os.Getenv("STELA_JAXLIB_PYTHONPATH"); p != "" {
+		if old := os.Getenv("PYTHONPATH"); old != "" {
+			p += string(os.PathListSeparator) + old
+		}
+		env = append(env, "PYTHONPATH="+p)
+	}
+	n := min(goruntime.GOMAXPROCS(0), 4, len(jobs))
+	res := make([]xlaResult, len(jobs))
+	errs := make([]error, n)
+	noJaxlib := make([]string, n)
+	var wg sync.WaitGroup
+	for s := range n {
+		// Shard s takes jobs s, s+n, ...: neighbors (similar programs) spread.
+		var idx []int
+		var shard []xlaJob
+		for i := s; i < len(jobs); i += n {
+			idx = append(idx, i)
+			shard = append(shard, jobs[i])
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, skip, err := runShard(py, script, env, dir, fmt.Sprintf("s%d", s), shard)
+			noJaxlib[s], errs[s] = skip, err
+			for k, i := range idx {
+				if k < len(r) {
+					res[i] = r[k]
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for s := range n {
+		if noJaxlib[s] != "" {
+			t.Skipf("no jaxlib (set STELA_JAXLIB_PYTHONPATH): XLA cross-check skipped: %s", noJaxlib[s])
+		}
+		if errs[s] != nil {
+			return nil, errs[s]
+		}
+	}
+	return res, nil
+}
+
+// runShard runs jobs in one python3 process, and when XLA kills the process
+// (it aborts on some programs instead of rejecting them), marks the job it
+// died in and runs the rest in a new one. skip is set when jaxlib cannot be
+// imported.
+func runShard(py, script string, env []string, dir, name string, jobs []xlaJob) (res []xlaResult, skip string, err error) {
+	res = make([]xlaResult, len(jobs))
+	for start, batch := 0, 0; start < len(jobs); batch++ {
+		manifest := filepath.Join(dir, fmt.Sprintf("manifest-%s-%d.json", name, batch))
+		results := filepath.Join(dir, fmt.Sprintf("results-%s-%d.jsonl", name, batch))
+		mb, err := json.Marshal(map[string]any{"jobs": jobs[start:]})
+		if err != nil {
+			return nil, "", err
+		}
+		if err := os.WriteFile(manifest, mb, 0o644); err != nil {
+			return nil, "", err
+		}
+		cmd := exec.Command(py, script, manifest, results)
+		cmd.Env = env
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		runErr := cmd.Run()
+		if ee, ok := runErr.(*exec.ExitError); ok && ee.ExitCode() == 3 {
+			return nil, firstLine(out.String()), nil
+		}
+		done, err := readResults(results)
+		if err != nil && runErr == nil {
+			return nil, "", err
+		}
+		if len(done) > len(jobs)-start {
+			return nil, "", fmt.Errorf("%s: %d results for %d jobs", results, len(done), len(jobs)-start)
+		}
+		for i, r := range done {
+			res[start+i] = r
+			if r.ok {
+				for _, p := range jobs[start+i].Outputs {
+					l, err := npy.ReadFile(filepath.Join(dir, p))
+					if err != nil {
+						res[start+i] = xlaResult{err: err.Error()}
+						break
+					}
+					res[start+i].outs = append(res[start+i].outs, l)
+				}
+			}
+		}
+		start += len(done)
+		if runErr == nil {
+			if start != len(jobs) {
+				return nil, "", fmt.Errorf("run_xla.py ran %d of %d jobs", start, len(jobs))
+			}
+			break
+		}
+		if start == len(jobs) {
+			return nil, "", fmt.Errorf("run_xla.py: %v after every job\n%s", runErr, tailOf(out.String(), 2000))
+		}
+		// XLA died in jobs[start].
+		res[start] = xlaResult{err: fmt.Sprintf("XLA killed the process: %v", runErr)}
+		start++
+	}
+	return res, "", nil
+}
+
+// readResults reads run_xla.py's results, one JSON object per line.
+func readResults(path string) ([]xlaResult, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var res []xlaResult
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var r struct {
+			OK    bool   `json:"ok"`
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return res, fmt.Errorf("%s: %w", path, err)
+		}
+		res = append(res, xlaResult{ok: r.OK, err: r.Error})
+	}
+	return res, nil
+}
+
+// barrierConstants puts every constant of the program's function bodies
+// behind a stablehlo.optimization_barrier, so that XLA compiles the ops
+// into code and runs them instead of folding them at compile time: the
+// cross-check is then of XLA's CPU code generator, the counterpart of
+// Stela's. (XLA's folder also dies of SIGFPE on a constant integer
+// division by zero, which takes the whole batch down.)
+func barrierConstants(mlir []byte) ([]byte, error) {
+	m, err := stablehlo.Parse(mlir)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range m.Funcs {
+		if f.Body == nil {
+			continue
+		}
+		for _, blk := range f.Body.Blocks {
+			var ops []*stablehlo.Op
+			for _, op := range blk.Ops {
+				ops = append(ops, op)
+				if op.Name != "stablehlo.constant" {
+					continue
+				}
+				c := op.Results[0]
+				bar := &stablehlo.Op{Name: "stablehlo.optimization_barrier", Operands: []*stablehlo.Value{c}}
+				v := &stablehlo.Value{Type: c.Type, Def: bar}
+				bar.Results = []*stablehlo.Value{v}
+				replaceUses(blk.Ops, c, v)
+				ops = append(ops, bar)
+			}
+			blk.Ops = ops
+		}
+	}
+	return stablehlo.Format(m, stablehlo.PrintOptions{}), nil
+}
+
+// replaceUses replaces old by new as an operand of ops and of the ops in
+// their regions.
+func replaceUses(ops []*stablehlo.Op, old, new *stablehlo.Value) {
+	for _, op := range ops {
+		for i, v := range op.Operands {
+			if v == old {
+				op.Operands[i] = new
+			}
+		}
+		for _, r := range op.Regions {
+			for _, b := range r.Blocks {
+				replaceUses(b.Ops, old, new)
+			}
+		}
+	}
+}

@@ -1,0 +1,33 @@
+// stablehlo.cbrt on f32 and f64: cube root, defined for negative numbers: cbrt(-8) = -2.
+// Expected values are correctly rounded (mpmath at 256 bits); results may
+// differ by a few ULP (expect_close).
+// cbrt(±0) = ±0 exactly, sign included.
+func.func @main() {
+  %cst = stablehlo.constant dense<[1.0e+00, 8.0e+00, -8.0e+00, 2.7e+01, 2.0e+00, -3.0e+00, 1.0e-30, 1.0e+30, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<11xf32>
+  %0 = stablehlo.cbrt %cst : tensor<11xf32>
+  %cst_0 = stablehlo.constant dense<[1.0e+00, 2.0e+00, -2.0e+00, 3.0e+00, 1.2599211e+00, -1.4422495e+00, 1.0e-10, 1.0e+10, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<11xf32>
+  check.expect_close %0, %cst_0, max_ulp_difference = 4 : tensor<11xf32>, tensor<11xf32>
+  %cst_1 = stablehlo.constant dense<[0.000000e+00, -0.000000e+00]> : tensor<2xf32>
+  %1 = stablehlo.cbrt %cst_1 : tensor<2xf32>
+  check.expect_eq_const %1, dense<[0.000000e+00, -0.000000e+00]> : tensor<2xf32>
+  // The zeros again: 1/x tells -0 from +0.
+  %cst_2 = stablehlo.constant dense<[0.000000e+00, -0.000000e+00]> : tensor<2xf32>
+  %2 = stablehlo.cbrt %cst_2 : tensor<2xf32>
+  %cst_3 = stablehlo.constant dense<1.0e+00> : tensor<2xf32>
+  %3 = stablehlo.divide %cst_3, %2 : tensor<2xf32>
+  check.expect_eq_const %3, dense<[0x7F800000, 0xFF800000]> : tensor<2xf32>
+  %cst_4 = stablehlo.constant dense<[1.0e+00, 8.0e+00, -8.0e+00, 2.7e+01, 2.0e+00, -3.0e+00, 1.0e-300, 1.0e+300, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000]> : tensor<11xf64>
+  %4 = stablehlo.cbrt %cst_4 : tensor<11xf64>
+  %cst_5 = stablehlo.constant dense<[1.0e+00, 2.0e+00, -2.0e+00, 3.0e+00, 1.2599210498948732e+00, -1.4422495703074083e+00, 1.0e-100, 1.0e+100, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000]> : tensor<11xf64>
+  check.expect_close %4, %cst_5, max_ulp_difference = 2 : tensor<11xf64>, tensor<11xf64>
+  %cst_6 = stablehlo.constant dense<[0.000000e+00, -0.000000e+00]> : tensor<2xf64>
+  %5 = stablehlo.cbrt %cst_6 : tensor<2xf64>
+  check.expect_eq_const %5, dense<[0.000000e+00, -0.000000e+00]> : tensor<2xf64>
+  // The zeros again: 1/x tells -0 from +0.
+  %cst_7 = stablehlo.constant dense<[0.000000e+00, -0.000000e+00]> : tensor<2xf64>
+  %6 = stablehlo.cbrt %cst_7 : tensor<2xf64>
+  %cst_8 = stablehlo.constant dense<1.0e+00> : tensor<2xf64>
+  %7 = stablehlo.divide %cst_8, %6 : tensor<2xf64>
+  check.expect_eq_const %7, dense<[0x7FF0000000000000, 0xFFF0000000000000]> : tensor<2xf64>
+  return
+}

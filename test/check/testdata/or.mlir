@@ -1,0 +1,16 @@
+// stablehlo.or: bitwise on i32 and i64, logical on i1.
+func.func @main() {
+  %c = stablehlo.constant dense<[false, false, true, true]> : tensor<4xi1>
+  %c_0 = stablehlo.constant dense<[false, true, false, true]> : tensor<4xi1>
+  %0 = stablehlo.or %c, %c_0 : tensor<4xi1>
+  check.expect_eq_const %0, dense<[false, true, true, true]> : tensor<4xi1>
+  %c_1 = stablehlo.constant dense<[12, -1, -2147483648, 2147483647, 0, -6]> : tensor<6xi32>
+  %c_2 = stablehlo.constant dense<[10, 5, -1, -2147483648, 0, 3]> : tensor<6xi32>
+  %1 = stablehlo.or %c_1, %c_2 : tensor<6xi32>
+  check.expect_eq_const %1, dense<[14, -1, -1, -1, 0, -5]> : tensor<6xi32>
+  %c_3 = stablehlo.constant dense<[12, -1, -9223372036854775808, 9223372036854775807, 0, -6]> : tensor<6xi64>
+  %c_4 = stablehlo.constant dense<[10, 5, -1, -9223372036854775808, 0, 3]> : tensor<6xi64>
+  %2 = stablehlo.or %c_3, %c_4 : tensor<6xi64>
+  check.expect_eq_const %2, dense<[14, -1, -1, -1, 0, -5]> : tensor<6xi64>
+  return
+}

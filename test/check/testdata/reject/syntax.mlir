@@ -1,0 +1,8 @@
+// Malformed text: the add has one operand.
+// REJECT: stablehlo.add
+func.func @main() {
+  %cst = stablehlo.constant dense<1.0> : tensor<2xf32>
+  %0 = stablehlo.add %cst : tensor<2xf32>
+  check.expect_eq_const %0, dense<2.0> : tensor<2xf32>
+  return
+}
