@@ -94,13 +94,35 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// parseArgs parses flags that may come before, between or after the
+// positional arguments (`stela run FILE.mlir --input x.npy`), which the
+// flag package alone does not allow, and returns the positional ones.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
 // oneFile parses flags and returns the single positional file argument.
 func oneFile(fs *flag.FlagSet, args []string) (string, error) {
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		return "", err
 	}
-	if fs.NArg() != 1 {
-		return "", fmt.Errorf("want exactly one file argument, got %d", fs.NArg())
+	if len(pos) != 1 {
+		return "", fmt.Errorf("want exactly one file argument, got %d", len(pos))
 	}
-	return fs.Arg(0), nil
+	return pos[0], nil
 }

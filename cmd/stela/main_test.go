@@ -6,8 +6,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"strconv"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/ir/npy"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -24,7 +29,28 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: *update,
+		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"mknpy": mknpy},
 	})
+}
+
+// mknpy writes a .npy file: mknpy FILE TYPE V1 V2 ..., with TYPE in .sir
+// form (f32[2,3]) and the values in row-major order.
+func mknpy(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mknpy FILE TYPE VALUES...")
+	}
+	typ, err := ir.ParseType(args[1])
+	ts.Check(err)
+	vals := make([]float64, len(args)-2)
+	for i, a := range args[2:] {
+		vals[i], err = strconv.ParseFloat(a, 64)
+		ts.Check(err)
+	}
+	if len(vals) != typ.NumElements() {
+		ts.Fatalf("mknpy: %d values for %v", len(vals), typ)
+	}
+	l := ir.LiteralFromFloat64s(typ, vals)
+	ts.Check(npy.WriteFile(ts.MkAbs(args[0]), l))
 }
 
 // TestOpsMarkdownFresh keeps docs/ops.md equal to what the op table

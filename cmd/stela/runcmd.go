@@ -32,7 +32,8 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	example := fs.String("example", "", "run a built-in example instead of a file")
 	var inputs stringList
 	fs.Var(&inputs, "input", "an argument as a .npy file (repeat, in parameter order)")
-	if err := fs.Parse(argv); err != nil {
+	pos, err := parseArgs(fs, argv)
+	if err != nil {
 		return err
 	}
 	var (
@@ -42,7 +43,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	)
 	switch {
 	case *example != "":
-		if fs.NArg() != 0 {
+		if len(pos) != 0 {
 			return fmt.Errorf("--example takes no file argument")
 		}
 		ex, err := examples.Get(*example)
@@ -63,10 +64,10 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 		}
 		ref = tr.Func
 	default:
-		if fs.NArg() != 1 {
+		if len(pos) != 1 {
 			return fmt.Errorf("want one FILE.mlir (or --example NAME)")
 		}
-		src, err := os.ReadFile(fs.Arg(0))
+		src, err := os.ReadFile(pos[0])
 		if err != nil {
 			return err
 		}
