@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -28,11 +27,11 @@ func openClient(name string, devices int) (*pjrt.Client, error) {
 			return nil, err
 		}
 		path = p
-		exe, err := os.Executable()
+		wo, err := cpu.WorkerOptions()
 		if err != nil {
-			return nil, fmt.Errorf("locate the compile worker: %w", err)
+			return nil, err
 		}
-		opts = append(opts, pjrt.NamedValue{Name: "stela_worker", Value: exe})
+		opts = append(opts, wo...)
 		if devices > 0 {
 			opts = append(opts, pjrt.NamedValue{Name: "cpu_device_count", Value: int64(devices)})
 		}

@@ -33,6 +33,7 @@ static void client_free(PJRT_Client* c) {
   free(c->memories);
   free(c->memory_ptrs);
   free(c->worker);
+  free(c->worker_id);
   free(c->cache_dir);
   pthread_mutex_destroy(&c->mu);
   free(c);
@@ -83,6 +84,7 @@ typedef struct client_options {
   long long ndev;
   const char* ndev_from; /* for messages */
   char* worker;
+  char* worker_id;
   char* cache_dir;
   long long timeout_ms;
 } client_options;
@@ -104,6 +106,9 @@ static PJRT_Error* read_options(const PJRT_NamedValue* opts, size_t n, client_op
     } else if (stela_name_is(v->name, v->name_size, "stela_worker")) {
       want = "stela_worker";
       want_type = PJRT_NamedValue_kString;
+    } else if (stela_name_is(v->name, v->name_size, "stela_worker_id")) {
+      want = "stela_worker_id";
+      want_type = PJRT_NamedValue_kString;
     } else if (stela_name_is(v->name, v->name_size, "stela_cache_dir")) {
       want = "stela_cache_dir";
       want_type = PJRT_NamedValue_kString;
@@ -120,7 +125,7 @@ static PJRT_Error* read_options(const PJRT_NamedValue* opts, size_t n, client_op
       char* s = stela_strndup(v->string_value, v->value_size);
       if (s == NULL) return stela_oom();
       bool is_worker = strcmp(want, "stela_worker") == 0;
-      char** dst = is_worker ? &o->worker : &o->cache_dir;
+      char** dst = is_worker ? &o->worker : strcmp(want, "stela_worker_id") == 0 ? &o->worker_id : &o->cache_dir;
       free(*dst);
       *dst = s;
       if (is_worker && s[0] != '/')
@@ -234,11 +239,13 @@ PJRT_Error* stela_Client_Create(PJRT_Client_Create_Args* args) {
   if (err == NULL) err = make_client(&o, &c);
   if (err != NULL) {
     free(o.worker);
+    free(o.worker_id);
     free(o.cache_dir);
     return err;
   }
   c->worker = o.worker;
   c->cache_dir = o.cache_dir;
+  c->worker_id = o.worker_id;
   args->client = c;
   return NULL;
 }

@@ -377,9 +377,13 @@ static void hash_field(stela_sha256* h, const void* p, size_t n) {
 }
 
 /* The cache key: a hash of (program text, serialized compile options, the
-   worker's path, size and modification time, the CPU features). */
-static PJRT_Error* cache_key(const char* worker, const char* code, size_t code_size, const char* opts,
-                             size_t opts_size, char key[65]) {
+   worker's identity, the CPU features). The identity is the create option
+   stela_worker_id when given (Stela passes the worker's Go build ID, which
+   is the same for every build of the same sources, so `go run` and test
+   binaries, rebuilt into new paths each time, still hit the cache); else
+   the worker's path, size and modification time. */
+static PJRT_Error* cache_key(const char* worker, const char* worker_id, const char* code, size_t code_size,
+                             const char* opts, size_t opts_size, char key[65]) {
   struct stat st;
   if (stat(worker, &st) != 0)
     return stela_error(PJRT_Error_Code_FAILED_PRECONDITION, FN ": cannot stat the compile worker %s: %s", worker,
@@ -394,8 +398,14 @@ static PJRT_Error* cache_key(const char* worker, const char* code, size_t code_s
   hash_field(&h, version, sizeof(version) - 1);
   hash_field(&h, code, code_size);
   hash_field(&h, opts, opts_size);
-  hash_field(&h, worker, strlen(worker));
-  hash_field(&h, meta, (size_t)n);
+  if (worker_id != NULL && worker_id[0] != '\0') {
+    static const char tag[] = "build-id";
+    hash_field(&h, tag, sizeof(tag) - 1);
+    hash_field(&h, worker_id, strlen(worker_id));
+  } else {
+    hash_field(&h, worker, strlen(worker));
+    hash_field(&h, meta, (size_t)n);
+  }
   const char* cpu = cpu_features ? cpu_features : "";
   hash_field(&h, cpu, strlen(cpu));
   stela_sha256_hex(&h, key);
@@ -896,7 +906,7 @@ static PJRT_Error* build(PJRT_Client* c, const char* code, size_t code_size, con
   PJRT_Error* err = find_worker(c, &worker);
   if (err != NULL) return err;
   char key[65];
-  if ((err = cache_key(worker, code, code_size, opts, opts_size, key)) != NULL) {
+  if ((err = cache_key(worker, c->worker_id, code, code_size, opts, opts_size, key)) != NULL) {
     free(worker);
     return err;
   }

@@ -147,6 +147,7 @@ struct PJRT_Client {
 
   /* Compile settings (create options, else the environment). */
   char* worker;    /* NULL: resolve at compile time */
+  char* worker_id; /* the worker's build identity (Go build ID); NULL: path, size and mtime stand in */
   char* cache_dir; /* NULL: resolve at compile time */
   long long compile_timeout_ms;
 
