@@ -24,8 +24,6 @@ package check
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,7 +35,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
@@ -109,12 +106,14 @@ func stelaClient(t *testing.T) *pjrt.Client {
 			plugin.err = err
 			return
 		}
-		worker, err := stableWorker()
+		// This test binary is the worker; its Go build ID keys the compile
+		// cache, so reruns of unchanged code hit it.
+		opts, err := cpu.WorkerOptions()
 		if err != nil {
 			plugin.err = err
 			return
 		}
-		plugin.client, plugin.err = p.NewClient(pjrt.NamedValue{Name: "stela_worker", Value: worker})
+		plugin.client, plugin.err = p.NewClient(opts...)
 	})
 	if plugin.skip != "" {
 		if os.Getenv("CI") == "true" {
@@ -147,58 +146,6 @@ func missingTools() []string {
 		}
 	}
 	return missing
-}
-
-// stableWorker returns a copy of this test binary named by a hash of its
-// contents. The plugin's compile cache is keyed by the worker's path, size
-// and modification time; `go test` runs the binary from a new temporary
-// directory each time, so without the copy no run would ever hit the cache.
-// The copy keeps its path and time for as long as the code it contains
-// (code generator included) is unchanged.
-func stableWorker() (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	data, err := os.ReadFile(exe)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(data)
-	root, err := os.UserCacheDir()
-	if err != nil {
-		return exe, nil // no cache directory: no disk cache either
-	}
-	dir := filepath.Join(root, "stela", "check-test")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, "worker-"+hex.EncodeToString(sum[:8]))
-	// A worker in use is one whose .used file is recent; touching the
-	// worker itself would change the cache key.
-	now := time.Now()
-	if err := os.WriteFile(path+".used", nil, 0o644); err != nil {
-		return "", err
-	}
-	if fi, err := os.Stat(path); err != nil || fi.Size() != int64(len(data)) {
-		tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-		if err := os.WriteFile(tmp, data, 0o755); err != nil {
-			return "", err
-		}
-		if err := os.Rename(tmp, path); err != nil {
-			return "", err
-		}
-	}
-	// Workers of other builds that no run used for a day go.
-	old, _ := filepath.Glob(filepath.Join(dir, "worker-*.used"))
-	for _, u := range old {
-		w := strings.TrimSuffix(u, ".used")
-		if fi, err := os.Stat(u); err == nil && w != path && now.Sub(fi.ModTime()) > 24*time.Hour {
-			os.Remove(w)
-			os.Remove(u)
-		}
-	}
-	return path, nil
 }
 
 // ---------------------------------------------------------------- files
