@@ -1341,3 +1341,12 @@ func (p *planner) checkOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, erro
 	}
 	return p.add(n, outs...), nil
 }
+
+// Handles reports whether the code generator compiles the op with this
+// full name ("stablehlo.add") on at least one of its element types. `stela
+// ops` shows it as the CPU plugin column. stablehlo.custom_call counts only
+// for the check.* targets.
+func Handles(name string) bool {
+	short, ok := strings.CutPrefix(name, "stablehlo.")
+	return ok && knownOp(short)
+}
