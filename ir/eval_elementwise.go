@@ -769,7 +769,15 @@ func floatBinary(op Op) func(a, b float64) float64 {
 	case OpMinimum:
 		return floatMin
 	case OpAtan2:
-		return math.Atan2 // atan2(lhs, rhs): lhs is y
+		// atan2(lhs, rhs): lhs is y. The result has y's sign; Go's
+		// math.Atan2 loses it when y/x underflows to zero with x < 0.
+		return func(y, x float64) float64 {
+			r := math.Atan2(y, x)
+			if r == r {
+				r = math.Copysign(r, y)
+			}
+			return r
+		}
 	}
 	return nil // the caller reports the missing kernel
 }

@@ -24,6 +24,7 @@ const (
 	ComplexOK                       // accepts complex element types
 	BoolOK                          // accepts i1
 	HasComparator                   // regions are reductions/comparators over scalars
+	NoUnsigned                      // with IntOnly: signed integers only (abs, sign)
 )
 
 // EvalFunc evaluates one instruction on concrete operands.
@@ -228,9 +229,9 @@ var opTable = [numOps]OpInfo{
 	OpConstant: {Name: "constant", Doc: "a literal tensor", NumArgs: 0, Attr: attrType[ConstantAttr](), Traits: Pure, Infer: inferConstant, Eval: evalConstant},
 	OpIota:     {Name: "iota", Doc: "values 0, 1, 2, ... along dim, broadcast along the others", NumArgs: 0, Attr: attrType[IotaAttr](), Traits: Pure, Infer: inferIota, Eval: evalIota},
 
-	OpAbs:              {Name: "abs", Doc: "absolute value; complex → its modulus as a real type", NumArgs: 1, Traits: Pure | Elementwise | IntOnly | FloatOnly | ComplexOK, Infer: inferAbs, Eval: evalUnary},
+	OpAbs:              {Name: "abs", Doc: "absolute value; complex → its modulus as a real type; signed integers, floats, complex", NumArgs: 1, Traits: Pure | Elementwise | IntOnly | NoUnsigned | FloatOnly | ComplexOK, Infer: inferAbs, Eval: evalUnary},
 	OpNegate:           unary("negate", "-x", num),
-	OpSign:             unary("sign", "-1, 0 or 1 by sign (NaN for NaN; x/|x| for complex)", num),
+	OpSign:             unary("sign", "-1, 0 or 1 by sign (NaN for NaN; x/|x| for complex); signed integers, floats, complex", num|NoUnsigned),
 	OpExp:              unary("exponential", "e^x", flt),
 	OpExpm1:            unary("exponential_minus_one", "e^x - 1, accurate near 0", flt),
 	OpLog:              unary("log", "natural logarithm", flt),

@@ -278,6 +278,8 @@ func checkElemKind(t Type, traits Trait) error {
 	switch {
 	case d.IsBool():
 		ok = traits&BoolOK != 0
+	case d.IsUnsigned() && traits&NoUnsigned != 0:
+		ok = false
 	case d.IsInteger():
 		ok = traits&IntOnly != 0
 	case d.IsFloat():
@@ -295,7 +297,9 @@ func kindWords(traits Trait) string {
 	if traits&BoolOK != 0 {
 		ws = append(ws, "i1")
 	}
-	if traits&IntOnly != 0 {
+	if traits&IntOnly != 0 && traits&NoUnsigned != 0 {
+		ws = append(ws, "signed integer")
+	} else if traits&IntOnly != 0 {
 		ws = append(ws, "integer")
 	}
 	if traits&FloatOnly != 0 {
@@ -427,10 +431,11 @@ func inferCompare(args []Type, attr any, _ []*Func) ([]Type, error) {
 	return []Type{args[0].WithDType(Bool)}, nil
 }
 
-// inferAbs: abs keeps integer and float types and maps complex to the type
-// of its parts (the modulus is real).
+// inferAbs: abs takes signed integers, floats and complex numbers (the
+// spec has no unsigned abs), keeps integer and float types and maps
+// complex to the type of its parts (the modulus is real).
 func inferAbs(args []Type, _ any, _ []*Func) ([]Type, error) {
-	if err := checkElemKind(args[0], IntOnly|FloatOnly|ComplexOK); err != nil {
+	if err := checkElemKind(args[0], IntOnly|NoUnsigned|FloatOnly|ComplexOK); err != nil {
 		return nil, err
 	}
 	return []Type{args[0].WithDType(args[0].DType.ComplexPart())}, nil

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
+)
+
+// runOpt is `stela opt`: like mlir-opt, it reads .sir, runs a pipeline and
+// prints the result to stdout; instrumentation output goes to stderr.
+func runOpt(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("opt", stderr)
+	pipe := fs.String("p", "default", "pipeline: comma-separated pass names, or default")
+	afterAll := fs.Bool("print-after-all", false, "print the IR after every pass (to stderr)")
+	changed := fs.Bool("print-changed", false, "print the IR after each pass that changed it (to stderr)")
+	locs := fs.Bool("locations", false, "print locations")
+	dumpDir := fs.String("dump-dir", "", "write <func>.<seq>.<pass>.sir after each pass into this directory")
+	verify := fs.Bool("verify-each", true, "verify the IR after each pass")
+	repro := fs.String("reproduce", "", "replay a reproducer file written by a failing pass")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	var m *ir.Module
+	var pl []*passes.Pass
+	if *repro != "" {
+		if len(pos) != 0 {
+			return fmt.Errorf("--reproduce takes no file argument")
+		}
+		src, err := os.ReadFile(*repro)
+		if err != nil {
+			return err
+		}
+		if m, pl, err = passes.ReadReproducer(string(src)); err != nil {
+			return fmt.Errorf("%s:%w", *repro, err)
+		}
+	} else {
+		if len(pos) != 1 {
+			return fmt.Errorf("want exactly one file argument, got %d", len(pos))
+		}
+		src, err := os.ReadFile(pos[0])
+		if err != nil {
+			return err
+		}
+		if m, err = ir.Parse(string(src)); err != nil {
+			return fmt.Errorf("%s:%w", pos[0], err)
+		}
+		if pl, err = passes.ParsePipeline(*pipe); err != nil {
+			return err
+		}
+	}
+	opts := passes.Options{VerifyEach: *verify, PrintChanged: *changed, Locations: *locs, Out: stderr, DumpDir: *dumpDir}
+	if *afterAll {
+		opts.PrintAfter = []string{"all"}
+	}
+	if _, err := passes.Run(m, pl, opts); err != nil {
+		return err
+	}
+	ir.PrintModule(stdout, m, ir.PrintOptions{Locations: *locs})
+	return nil
+}
+
+// runPasses is `stela passes`: every pass with its doc line, then the
+// default pipeline.
+func runPasses(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("passes", stderr)
+	if _, err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	for _, p := range passes.All() {
+		fmt.Fprintf(stdout, "%-14s %s\n", p.Name, p.Doc)
+	}
+	fmt.Fprintf(stdout, "\ndefault pipeline: %s\n", passes.PipelineString(passes.Default))
+	return nil
+}

@@ -1,0 +1,42 @@
+// Package xla tests Stela against XLA's real CPU compiler, a black-box oracle
+// that nobody here wrote.
+//
+// In: every op of ir.AllOps (but custom_call, whose targets XLA does not
+// have), built with ir.NewFunc and Func.Emit on each element type the op's
+// type rule accepts, on random inputs from a fixed seed plus the special
+// values of each type (NaN, infinities, signed zeros, subnormals, integer
+// extremes, out-of-range indices), and the built-in examples (mlp, cnn,
+// transformer) traced from frontend/examples.
+//
+// Each program is lowered (lowering.Lower), printed (stablehlo.Format), and
+// run twice: by ir.Eval, and by XLA through run_xla.py, a Python script
+// that compiles the MLIR text with jaxlib's CPU PJRT client and exchanges
+// tensors as .npy files (package ir/npy). All programs go to one Python
+// process, since starting jaxlib costs seconds and a program milliseconds;
+// the cases of one op share a program, and a program that fails is split
+// into one per case and rerun, so that the failure names its case.
+//
+// Out: a test that fails when the two disagree beyond the stated bound:
+// exactly for integers, i1 and data movement (bit for bit, NaN payloads
+// included), within a measured number of units in the last place per op
+// and element type for float elementwise ops (NaN equal to any NaN; complex
+// numbers normwise), within n·u·Σ|terms| for contractions and sums, and
+// within a relative tolerance for the examples. Every understood
+// disagreement is listed in known_test.go with its kind and reason (XLA's
+// flush to zero of subnormals, its integer power, complex special values,
+// and the bugs found in Stela, until they are fixed); an entry that no
+// longer matches anything fails the test too, so the tables stay true.
+//
+// XLA runs with fastXLAFlags (LLVM -O0, elemental emitters), which compile
+// several times faster than its defaults; STELA_XLA_FLAGS=default runs it as
+// jax.jit does, against the tables' entries for that mode. Flags: -xla.v
+// logs the agreeing op/type pairs, the measured ULP table and the examples'
+// errors; -xla.measure ignores the ULP bounds to measure them again;
+// -xla.show=N prints N disagreeing elements per case. STELA_XLA_KEEP=DIR
+// keeps every program, input and output under DIR.
+//
+// The test skips, never fails, when no Python with jaxlib is found:
+// STELA_JAXLIB_PYTHONPATH names a directory prepended to PYTHONPATH (CI
+// installs jax and jaxlib there with pip), else plain python3 must import
+// jaxlib.
+package xla

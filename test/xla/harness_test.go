@@ -1,0 +1,408 @@
+package xla
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/ir/npy"
+	"github.com/stela-ml/stela/lowering"
+	"github.com/stela-ml/stela/stablehlo"
+)
+
+// errNoJaxlib says that Python cannot import jaxlib: the test skips.
+var errNoJaxlib = errors.New("no python3 with jaxlib")
+
+// oracle runs batches of StableHLO programs on XLA's CPU compiler through
+// run_xla.py.
+type oracle struct {
+	python string
+	env    []string
+	script string
+}
+
+// fastXLAFlags make XLA compile three to eight times faster, which the CI
+// budget needs (over a thousand distinct kernels at 50-150 ms each
+// otherwise): LLVM at -O0, and XLA's elemental IR emitters (the ones its
+// HloEvaluator-era backends share) instead of the newer MLIR fusion
+// emitters. -O0 changes nothing that is computed; the emitters differ in a
+// few places, which known_test.go lists per mode. STELA_XLA_FLAGS=default
+// runs XLA as jax.jit does (about a minute on two cores), against the
+// tables' "default" entries.
+const fastXLAFlags = "--xla_backend_optimization_level=0 --xla_cpu_use_fusion_emitters=false"
+
+// xlaMode is "fast" (fastXLAFlags) or "default" (XLA's own flags): the
+// tables of known_test.go hold entries for one mode or for both ("").
+var xlaMode = "fast"
+
+func init() {
+	if os.Getenv("STELA_XLA_FLAGS") == "default" {
+		xlaMode = "default"
+	}
+}
+
+// inMode reports whether a table entry for mode applies to this run.
+func inMode(mode string) bool { return mode == "" || mode == xlaMode }
+
+// findOracle returns the oracle, or an error wrapping errNoJaxlib when
+// python3 cannot find jax, jaxlib, numpy and ml_dtypes. It looks them up
+// without importing them (importing jax takes seconds, which the batch pays
+// once); a broken install shows when the batch fails to import them, and
+// run_xla.py then exits with status 3, which skips the test too.
+func findOracle() (*oracle, error) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return nil, fmt.Errorf("%w: python3 not found", errNoJaxlib)
+	}
+	script, err := filepath.Abs("run_xla.py")
+	if err != nil {
+		return nil, err
+	}
+	env := os.Environ()
+	if p := os.Getenv("STELA_JAXLIB_PYTHONPATH"); p != "" {
+		if old := os.Getenv("PYTHONPATH"); old != "" {
+			p += string(os.PathListSeparator) + old
+		}
+		env = append(env, "PYTHONPATH="+p)
+	}
+	if xlaMode == "fast" {
+		env = append(env, "XLA_FLAGS="+strings.TrimSpace(fastXLAFlags+" "+os.Getenv("XLA_FLAGS")))
+	}
+	probe := exec.Command(py, "-c", `import importlib.util as u, sys
+missing = [m for m in ("jax", "jaxlib", "numpy", "ml_dtypes") if u.find_spec(m) is None]
+print(" ".join(missing)); sys.exit(3 if missing else 0)`)
+	probe.Env = env
+	if out, err := probe.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("%w: python3 lacks %s (set STELA_JAXLIB_PYTHONPATH to a directory with jax and jaxlib from pip)",
+			errNoJaxlib, strings.TrimSpace(string(out)))
+	}
+	return &oracle{python: py, env: env, script: script}, nil
+}
+
+// job is one program for XLA: MLIR text and its arguments.
+type job struct {
+	name   string
+	mlir   string
+	args   []*ir.Literal
+	nOuts  int
+	result jobResult
+}
+
+// jobResult is what XLA did with a job.
+type jobResult struct {
+	ok       bool
+	err      string // compile or run error, when !ok
+	outs     []*ir.Literal
+	compileS float64
+	runS     float64
+}
+
+// run runs the jobs on XLA and stores each one's result in it. A crash of
+// the Python process (XLA aborts on some programs it should reject) marks
+// the job it was in as failed, and the jobs after it run in a new process.
+func (o *oracle) run(dir string, jobs []*job) error {
+	for part := 0; len(jobs) > 0; part++ {
+		crashed, err := o.runOnce(filepath.Join(dir, fmt.Sprintf("p%d", part)), jobs)
+		if err != nil {
+			return err
+		}
+		if crashed < 0 {
+			return nil
+		}
+		jobs = jobs[crashed+1:]
+	}
+	return nil
+}
+
+// runOnce writes the jobs' programs and arguments under dir, runs them in
+// one Python process and reads back their results into the jobs. It returns
+// the index of the job the process crashed in, or -1.
+func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
+	type mjob struct {
+		Name    string   `json:"name"`
+		MLIR    string   `json:"mlir"`
+		Inputs  []string `json:"inputs"`
+		Outputs []string `json:"outputs"`
+	}
+	var m struct {
+		Jobs []mjob `json:"jobs"`
+	}
+	for i, j := range jobs {
+		jd := fmt.Sprintf("j%04d", i)
+		if err := os.MkdirAll(filepath.Join(dir, jd), 0o755); err != nil {
+			return -1, err
+		}
+		mj := mjob{Name: fmt.Sprintf("%d %s", i, j.name), MLIR: filepath.Join(jd, "prog.mlir"), Inputs: []string{}, Outputs: []string{}}
+		if err := os.WriteFile(filepath.Join(dir, mj.MLIR), []byte(j.mlir), 0o644); err != nil {
+			return -1, err
+		}
+		for k, a := range j.args {
+			p := filepath.Join(jd, fmt.Sprintf("in%d.npy", k))
+			if err := npy.WriteFile(filepath.Join(dir, p), a); err != nil {
+				return -1, fmt.Errorf("job %s: argument #%d: %w", j.name, k, err)
+			}
+			mj.Inputs = append(mj.Inputs, p)
+		}
+		for k := range j.nOuts {
+			mj.Outputs = append(mj.Outputs, filepath.Join(jd, fmt.Sprintf("out%d.npy", k)))
+		}
+		m.Jobs = append(m.Jobs, mj)
+	}
+	mb, err := json.Marshal(m)
+	if err != nil {
+		return -1, err
+	}
+	manifest := filepath.Join(dir, "manifest.json")
+	results := filepath.Join(dir, "results.json")
+	if err := os.WriteFile(manifest, mb, 0o644); err != nil {
+		return -1, err
+	}
+	cmd := exec.Command(o.python, o.script, manifest, results)
+	cmd.Env = o.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Stdout = &stderr
+	runErr := cmd.Run()
+	if ee, ok := runErr.(*exec.ExitError); ok && ee.ExitCode() == 3 {
+		return -1, fmt.Errorf("%w: %s", errNoJaxlib, strings.TrimSpace(stderr.String()))
+	}
+	type result struct {
+		Name     string  `json:"name"`
+		OK       bool    `json:"ok"`
+		Error    string  `json:"error"`
+		CompileS float64 `json:"compile_s"`
+		RunS     float64 `json:"run_s"`
+	}
+	var rs []result
+	if rb, err := os.ReadFile(results); err == nil {
+		for _, line := range strings.Split(strings.TrimSpace(string(rb)), "\n") {
+			if line == "" {
+				continue
+			}
+			var r result
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				return -1, fmt.Errorf("results.json: %w", err)
+			}
+			rs = append(rs, r)
+		}
+	}
+	crashed := -1
+	if runErr != nil {
+		if len(rs) >= len(jobs) || !strings.Contains(stderr.String(), "job ") {
+			return -1, fmt.Errorf("run_xla.py: %v\n%s", runErr, tail(stderr.String(), 4000))
+		}
+		crashed = len(rs)
+		msg := stderr.String()
+		if i := strings.LastIndex(msg, "job "); i >= 0 {
+			msg = msg[i:]
+		}
+		jobs[crashed].result = jobResult{err: fmt.Sprintf("XLA crashed the process (%v):\n%s", runErr, tail(msg, 3000))}
+	} else if len(rs) != len(jobs) {
+		return -1, fmt.Errorf("results.json has %d results for %d jobs", len(rs), len(jobs))
+	}
+	for i, res := range rs {
+		j := jobs[i]
+		j.result = jobResult{ok: res.OK, err: res.Error, compileS: res.CompileS, runS: res.RunS}
+		if !res.OK {
+			continue
+		}
+		for _, p := range m.Jobs[i].Outputs {
+			l, err := npy.ReadFile(filepath.Join(dir, p))
+			if err != nil {
+				j.result.ok = false
+				j.result.err = err.Error()
+				break
+			}
+			j.result.outs = append(j.result.outs, l)
+		}
+	}
+	return crashed, nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+// lowerText lowers f and prints it as MLIR text.
+func lowerText(f *ir.Func) (string, error) {
+	m, err := lowering.Lower(f, lowering.Options{Verify: true})
+	if err != nil {
+		return "", err
+	}
+	return string(stablehlo.Format(m, stablehlo.PrintOptions{})), nil
+}
+
+// buildErr is the panic value fb uses to abandon a case whose program does
+// not build (the op's type rule rejects it): the case is then not run.
+type buildErr struct{ err error }
+
+// fb builds programs. emit panics with buildErr on a rejected instruction,
+// and build recovers it.
+type fb struct {
+	f *ir.Func
+}
+
+func (b *fb) emit(op ir.Op, attr any, args []*ir.Value, regions ...*ir.Func) []*ir.Value {
+	rs, err := b.f.Emit(ir.UnknownLoc, op, args, attr, regions...)
+	if err != nil {
+		panic(buildErr{err})
+	}
+	return rs
+}
+
+func (b *fb) e1(op ir.Op, attr any, args ...*ir.Value) *ir.Value {
+	return b.emit(op, attr, args)[0]
+}
+
+// region builds an isolated region with scalar or tensor parameters.
+func region(params []ir.Type, body func(r *fb, ps []*ir.Value) []*ir.Value) *ir.Func {
+	r := &fb{f: ir.NewFunc("region", params...)}
+	r.f.Return(body(r, r.f.Params)...)
+	return r.f
+}
+
+// binRegion is the region (a, b) → op(a, b) over scalars of d.
+func binRegion(op ir.Op, d ir.DType) *ir.Func {
+	s := ir.Scalar(d)
+	return region([]ir.Type{s, s}, func(r *fb, p []*ir.Value) []*ir.Value {
+		return []*ir.Value{r.e1(op, nil, p[0], p[1])}
+	})
+}
+
+// tcase is one differential test: a program over inputs, built into a
+// function of its own (for ir.Eval) and into a job shared with other cases
+// (for XLA).
+type tcase struct {
+	name  string // "add/f32": op, then what varies
+	op    ir.Op  // the op under test, for coverage and the tables
+	dtype ir.DType
+	in    []*ir.Literal
+	build func(b *fb, ps []*ir.Value) []*ir.Value
+	// elementwise: result element i depends on input elements i only,
+	// so that a mismatch can be reported (and matched in known.go)
+	// with its inputs.
+	elementwise bool
+	// sumTerms > 0 marks a sum of that many products or terms per result
+	// element (dot_general, convolution, reduce with add): floats then
+	// compare within sumTerms·u·Σ|terms| + 1 ulp, where u is the unit
+	// roundoff and Σ|terms| comes from evaluating the program on |inputs|.
+	sumTerms int
+	// bits asks for bit-identical results, NaN payloads included (data
+	// movement); otherwise NaN equals NaN and floats compare by ULPs.
+	bits bool
+	// ulp overrides the bound of tolerances.go (-1: use the table).
+	ulp int
+	// sweep marks a case of a sweep over element types: when the op's
+	// type rule rejects the type, the case is dropped, not failed.
+	sweep bool
+	// fixed, when set, is the whole program (the examples): build is
+	// not used and the case gets a job of its own.
+	fixed *ir.Func
+	// allClose, when set, compares floats with LiteralsAllClose's atol
+	// and rtol instead of ULPs (the examples: whole networks).
+	allClose *[2]float64
+
+	fn       *ir.Func      // the case's own function
+	want     []*ir.Literal // ir.Eval's results
+	got      []*ir.Literal // XLA's results
+	rejected bool          // the type rule rejected the program
+}
+
+// instantiate builds c's program into f with ps as its parameters, and
+// returns its results; a rejected instruction comes back as an error.
+func (c *tcase) instantiate(f *ir.Func, ps []*ir.Value) (res []*ir.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			be, ok := r.(buildErr)
+			if !ok {
+				panic(r)
+			}
+			err = be.err
+		}
+	}()
+	return c.build(&fb{f: f}, ps), nil
+}
+
+func (c *tcase) paramTypes() []ir.Type {
+	ts := make([]ir.Type, len(c.in))
+	for i, l := range c.in {
+		ts[i] = l.Type
+	}
+	return ts
+}
+
+// prepare builds the case's own function and evaluates it.
+func (c *tcase) prepare() error {
+	f := c.fixed
+	if f == nil {
+		f = ir.NewFunc(funcName(c.name), c.paramTypes()...)
+		res, err := c.instantiate(f, f.Params)
+		if err != nil {
+			c.rejected = true
+			return err
+		}
+		f.Return(res...)
+	}
+	if err := ir.Verify(f); err != nil {
+		return err
+	}
+	c.fn = f
+	want, err := ir.Eval(f, c.in...)
+	if err != nil {
+		return fmt.Errorf("ir.Eval: %w", err)
+	}
+	c.want = want
+	return nil
+}
+
+// funcName makes an identifier of a case name.
+func funcName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// makeJob puts cases into one program: each case's parameters and results
+// after the previous case's.
+func makeJob(name string, cs []*tcase) (*job, error) {
+	if len(cs) == 1 && cs[0].fixed != nil {
+		text, err := lowerText(cs[0].fixed)
+		if err != nil {
+			return nil, err
+		}
+		return &job{name: name, mlir: text, args: cs[0].in, nOuts: len(cs[0].fixed.Results)}, nil
+	}
+	f := ir.NewFunc(funcName(name))
+	var args []*ir.Literal
+	var results []*ir.Value
+	for _, c := range cs {
+		ps := make([]*ir.Value, len(c.in))
+		for i, l := range c.in {
+			ps[i] = f.AddParam(l.Type, ir.UnknownLoc)
+		}
+		res, err := c.instantiate(f, ps)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.name, err)
+		}
+		results = append(results, res...)
+		args = append(args, c.in...)
+	}
+	f.Return(results...)
+	text, err := lowerText(f)
+	if err != nil {
+		return nil, err
+	}
+	return &job{name: name, mlir: text, args: args, nOuts: len(results)}, nil
+}
