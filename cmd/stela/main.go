@@ -29,7 +29,7 @@ func init() {
 		{"fmt", "FILE.mlir", "parse StableHLO text and print it in canonical form", runFmt},
 		{"verify", "FILE.sir", "parse and verify Stela IR text", runVerify},
 		{"ops", "[--markdown]", "list the op table with its status columns", runOps},
-		{"opt", "[-p PIPELINE] [--print-after-all|--print-changed] [--locations] [--dump-dir DIR] FILE.sir | --reproduce FILE", "run a pass pipeline on Stela IR and print the result", runOpt},
+		{"opt", "[-p PIPELINE] [--print-after-all|--print-changed] [--locations] [--dump-dir DIR] [--time-passes] FILE.sir | --reproduce FILE", "run a pass pipeline on Stela IR and print the result", runOpt},
 		{"passes", "", "list the passes with their doc lines and the default pipeline", runPasses},
 		{"run", "FILE.mlir [--input file.npy ...] [--devices N] [--plugin NAME|PATH] | --example NAME", "compile and run StableHLO on a PJRT plugin and print the results", runRun},
 		{"check", "FILE.mlir [--plugin NAME|PATH]", "run a StableHLO file with check.* expectations; exit 0 ok, 1 failed, 2 rejected", runCheck},

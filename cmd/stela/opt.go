@@ -19,6 +19,7 @@ func runOpt(args []string, stdout, stderr io.Writer) error {
 	locs := fs.Bool("locations", false, "print locations")
 	dumpDir := fs.String("dump-dir", "", "write <func>.<seq>.<pass>.sir after each pass into this directory")
 	verify := fs.Bool("verify-each", true, "verify the IR after each pass")
+	timing := fs.Bool("time-passes", false, "print how long each pass ran (to stderr)")
 	repro := fs.String("reproduce", "", "replay a reproducer file written by a failing pass")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -56,8 +57,14 @@ func runOpt(args []string, stdout, stderr io.Writer) error {
 	if *afterAll {
 		opts.PrintAfter = []string{"all"}
 	}
-	if _, err := passes.Run(m, pl, opts); err != nil {
+	res, err := passes.Run(m, pl, opts)
+	if err != nil {
 		return err
+	}
+	if *timing {
+		for _, t := range res.Timings {
+			fmt.Fprintf(stderr, "%-14s %v\n", t.Pass, t.Duration)
+		}
 	}
 	ir.PrintModule(stdout, m, ir.PrintOptions{Locations: *locs})
 	return nil
