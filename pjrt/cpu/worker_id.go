@@ -44,7 +44,6 @@ func WorkerID(path string) (string, error) {
 	return string(data[off : off+int(descsz)]), nil
 }
 
-
 var workerOnce struct {
 	sync.Once
 	opts []pjrt.NamedValue
