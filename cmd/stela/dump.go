@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/lowering"
+	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/stablehlo"
 )
 
@@ -15,6 +21,9 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	name := fs.String("example", "", "built-in example: "+fmt.Sprint(examples.Names()))
 	stage := fs.String("stage", "ir", "stage to print: ir or stablehlo")
 	locs := fs.Bool("locations", false, "print source locations")
+	pipeline := fs.String("pipeline", "", "run these passes before printing (e.g. default, or canonicalize,cse,dce)")
+	eachPass := fs.Bool("after-each-pass", false, "print the IR after every pass of --pipeline (default: the default pipeline) as a diff against the stage before")
+	outDir := fs.String("out", "", "with --after-each-pass: also write every stage (NN.pass.sir) and its diff (NN.pass.diff) to this directory")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -33,6 +42,24 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	if err := ir.Verify(f); err != nil {
 		return fmt.Errorf("traced %s does not verify:\n%v", *name, err)
 	}
+	if *eachPass {
+		if *stage != "ir" {
+			return fmt.Errorf("--after-each-pass prints IR stages; use --stage ir")
+		}
+		if *pipeline == "" {
+			*pipeline = "default"
+		}
+		return dumpEachPass(f, *pipeline, *outDir, *locs, stdout)
+	}
+	if *pipeline != "" {
+		ps, err := passes.ParsePipeline(*pipeline)
+		if err != nil {
+			return err
+		}
+		if _, err := passes.Run(&ir.Module{Funcs: []*ir.Func{f}}, ps, passes.Options{VerifyEach: true}); err != nil {
+			return err
+		}
+	}
 	switch *stage {
 	case "ir":
 		ir.Print(stdout, f, ir.PrintOptions{Locations: *locs})
@@ -45,4 +72,65 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 		return stablehlo.Print(stdout, m, stablehlo.PrintOptions{Locations: *locs})
 	}
 	return fmt.Errorf("unknown stage %q (want ir or stablehlo)", *stage)
+}
+
+// dumpEachPass runs the pipeline one pass at a time and prints, for each
+// pass, its op count and a unified diff against the stage before it.
+func dumpEachPass(f *ir.Func, pipeline, outDir string, locs bool, stdout io.Writer) error {
+	ps, err := passes.ParsePipeline(pipeline)
+	if err != nil {
+		return err
+	}
+	if outDir != "" {
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			return err
+		}
+	}
+	m := &ir.Module{Funcs: []*ir.Func{f}}
+	text := func() []byte {
+		var b bytes.Buffer
+		ir.Print(&b, f, ir.PrintOptions{Locations: locs})
+		return b.Bytes()
+	}
+	write := func(name string, data []byte) error {
+		if outDir == "" {
+			return nil
+		}
+		return os.WriteFile(filepath.Join(outDir, name), data, 0o644)
+	}
+	prev := text()
+	fmt.Fprintf(stdout, "// ----- input: %d ops\n", countOps(f))
+	stdout.Write(prev)
+	if err := write("00.input.sir", prev); err != nil {
+		return err
+	}
+	for i, p := range ps {
+		if _, err := passes.Run(m, []*passes.Pass{p}, passes.Options{VerifyEach: true}); err != nil {
+			return err
+		}
+		cur := text()
+		d := diff.Diff("before "+p.Name, prev, "after "+p.Name, cur)
+		fmt.Fprintf(stdout, "// ----- after %s: %d ops\n", p.Name, countOps(f))
+		if d == nil {
+			fmt.Fprintln(stdout, "(no change)")
+		} else {
+			stdout.Write(d)
+		}
+		stem := fmt.Sprintf("%02d.%s", i+1, p.Name)
+		if err := write(stem+".sir", cur); err != nil {
+			return err
+		}
+		if err := write(stem+".diff", d); err != nil {
+			return err
+		}
+		prev = cur
+	}
+	return nil
+}
+
+// countOps counts instructions, those in regions included.
+func countOps(f *ir.Func) int {
+	n := 0
+	f.Walk(func(*ir.Instr) { n++ })
+	return n
 }

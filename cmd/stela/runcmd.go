@@ -10,6 +10,7 @@ import (
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
 	"github.com/stela-ml/stela/lowering"
+	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/runtime/check"
 	"github.com/stela-ml/stela/stablehlo"
@@ -30,6 +31,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	plugin := fs.String("plugin", "", "plugin name or path (default: the Stela CPU plugin)")
 	devices := fs.Int("devices", 1, "run on this many devices (replicated)")
 	example := fs.String("example", "", "run a built-in example instead of a file")
+	pipeline := fs.String("pipeline", "", "with --example: run these passes before lowering (e.g. default)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "an argument as a .npy file (repeat, in parameter order)")
 	pos, err := parseArgs(fs, argv)
@@ -54,6 +56,25 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		ref = tr.Func
+		if *pipeline != "" {
+			// The reference evaluator runs the traced program as it was,
+			// the device the optimized one: the comparison checks the passes.
+			parsed, err := ir.ParseFunc(tr.Func.String())
+			if err != nil {
+				return err
+			}
+			ps, err := passes.ParsePipeline(*pipeline)
+			if err != nil {
+				return err
+			}
+			before := countOps(parsed)
+			if _, err := passes.Run(&ir.Module{Funcs: []*ir.Func{parsed}}, ps, passes.Options{VerifyEach: true}); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "pipeline %s: %d ops before, %d after\n", *pipeline, before, countOps(parsed))
+			tr.Func = parsed
+		}
 		m, err := lowering.Lower(tr.Func, lowering.Options{})
 		if err != nil {
 			return err
@@ -62,7 +83,6 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 		for _, t := range ex.Inputs(1) {
 			args = append(args, t.Literal())
 		}
-		ref = tr.Func
 	default:
 		if len(pos) != 1 {
 			return fmt.Errorf("want one FILE.mlir (or --example NAME)")
