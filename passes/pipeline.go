@@ -6,7 +6,7 @@ import (
 )
 
 // All lists every pass, for lookup by name and for `stela passes`.
-func All() []*Pass { return []*Pass{Canonicalize, Fold, CSE, DCE} }
+func All() []*Pass { return []*Pass{Canonicalize, Fold, CSE, DCE, FuseComposites} }
 
 // Default is the standard pipeline.
 var Default = []*Pass{Canonicalize, Fold, CSE, Canonicalize, DCE}

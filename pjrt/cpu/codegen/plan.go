@@ -323,10 +323,12 @@ func (p *planner) inline(f *stablehlo.Func, args []*tval, stack []string) ([]*tv
 		switch op.Name {
 		case "func.return", "return":
 			return ins, nil
-		case "func.call", "call":
-			callee, ok := op.Attr("callee").(stablehlo.SymbolRefAttr)
+		case "func.call", "call", "stablehlo.composite":
+			// A composite means what its decomposition computes: it is
+			// expanded like a call of that function.
+			callee, ok := op.Attr(calleeAttr(op.Name)).(stablehlo.SymbolRefAttr)
 			if !ok || len(callee.Nested) > 0 {
-				return nil, fmt.Errorf("%s: missing or nested callee", ctx)
+				return nil, fmt.Errorf("%s: missing or nested %s", ctx, calleeAttr(op.Name))
 			}
 			g := p.mod.Func(callee.Name)
 			if g == nil || g.Body == nil {
@@ -760,8 +762,8 @@ func scanOps(m *stablehlo.Module, f *stablehlo.Func, seen map[string]bool) error
 				name := op.Name
 				switch {
 				case name == "func.return" || name == "return" || name == "stablehlo.return":
-				case name == "func.call" || name == "call":
-					if c, ok := op.Attr("callee").(stablehlo.SymbolRefAttr); ok {
+				case name == "func.call" || name == "call" || name == "stablehlo.composite":
+					if c, ok := op.Attr(calleeAttr(name)).(stablehlo.SymbolRefAttr); ok {
 						if g := m.Func(c.Name); g != nil {
 							if err := scanOps(m, g, seen); err != nil {
 								return err
@@ -797,6 +799,15 @@ func scanOps(m *stablehlo.Module, f *stablehlo.Func, seen map[string]bool) error
 	return walk(f.Body)
 }
 
+// calleeAttr names the attribute that holds the function a call-like op
+// runs: a composite's decomposition, a call's callee.
+func calleeAttr(op string) string {
+	if op == "stablehlo.composite" {
+		return "decomposition"
+	}
+	return "callee"
+}
+
 // knownOp reports whether the planner handles ops named stablehlo.<short>.
 func knownOp(short string) bool {
 	if unaryOps[short] || binaryOps[short] {
@@ -805,7 +816,7 @@ func knownOp(short string) bool {
 	switch short {
 	case "compare", "select", "clamp", "convert", "constant", "iota", "broadcast_in_dim", "broadcast",
 		"reshape", "transpose", "slice", "concatenate", "reverse", "pad", "dot_general", "dot", "reduce",
-		"custom_call", "optimization_barrier":
+		"custom_call", "optimization_barrier", "composite":
 		return true
 	}
 	return false

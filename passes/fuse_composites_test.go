@@ -1,0 +1,81 @@
+package passes
+
+import (
+	"testing"
+
+	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/ir"
+)
+
+// TestFuseTransformer runs the GPT-2 block through
+// canonicalize,cse,fuse-composites,dce: the result must evaluate bit for
+// bit as before and hold two layer norms, one softmax and one GELU.
+func TestFuseTransformer(t *testing.T) {
+	ex, err := examples.Get("transformer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := examples.Trace(ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := tr.Func
+	var args []*ir.Literal
+	for _, in := range ex.Inputs(1) {
+		args = append(args, in.Literal())
+	}
+	for _, c := range tr.Captured {
+		args = append(args, c.Literal())
+	}
+	want, err := ir.Eval(f, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, top := countAllOps(f), len(f.Body)
+	pipe, err := ParsePipeline("canonicalize,cse,fuse-composites,dce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(&ir.Module{Funcs: []*ir.Func{f}}, pipe, Options{VerifyEach: true, CheckDeterminism: true, ReproDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ops (regions included): %d before, %d after; top level: %d before, %d after", before, countAllOps(f), top, len(f.Body))
+	got := map[string]int{}
+	for _, in := range f.Body {
+		if in.Op == ir.OpComposite {
+			got[in.Attr.(ir.CompositeAttr).Name]++
+		}
+	}
+	wantCount := map[string]int{"stela.layer_norm": 2, "stela.softmax": 1, "stela.gelu_tanh": 1}
+	for name, n := range wantCount {
+		if got[name] != n {
+			t.Errorf("%d %s composites, want %d (all: %v)", got[name], name, n, got)
+		}
+	}
+	fused := 0
+	for _, r := range res.Remarks {
+		if r.Pass == "fuse-composites" {
+			fused++
+		}
+	}
+	if fused != 4 {
+		t.Errorf("%d fuse-composites remarks, want 4", fused)
+	}
+	out, err := ir.Eval(f, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if !ir.LiteralEqual(out[i], want[i]) {
+			t.Errorf("result %d differs after fusing", i)
+		}
+	}
+}
+
+// countAllOps counts instructions, those in regions included.
+func countAllOps(f *ir.Func) int {
+	n := 0
+	f.Walk(func(*ir.Instr) { n++ })
+	return n
+}
