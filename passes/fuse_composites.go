@@ -9,9 +9,10 @@ import (
 )
 
 // FuseComposites groups the op sequences that the frontend's nn helpers
-// build (tensor.Softmax, LayerNorm, RMSNorm, GELU) into composite ops named
-// stela.softmax, stela.layer_norm, stela.rms_norm and stela.gelu_tanh, whose
-// region is the matched ops themselves. The result is bitwise the same: the
+// build (tensor.Softmax, LayerNorm, RMSNorm, GELU, and attention as
+// examples/transformer.go writes it) into composite ops named
+// stela.softmax, stela.layer_norm, stela.rms_norm, stela.gelu_tanh and
+// stela.sdpa, whose region is the matched ops themselves. The result is bitwise the same: the
 // composite means its decomposition. A backend that knows the name may run
 // a fused kernel instead; one that does not expands it.
 //
@@ -23,16 +24,32 @@ import (
 // constant may be a splat constant or a broadcast of one.
 var FuseComposites = &Pass{
 	Name: "fuse-composites",
-	Doc:  "group softmax, layer_norm, rms_norm and tanh-GELU op sequences into composite ops",
+	Doc:  "group softmax, layer_norm, rms_norm, tanh-GELU and scaled dot-product attention op sequences into composite ops",
 	Run:  fuseComposites,
 }
 
 func fuseComposites(m *ir.Module, cx *Context) error {
 	for _, f := range m.Funcs {
-		forRegions(f, func(r *ir.Func) { fuseFunc(r, cx) })
+		forOpenRegions(f, func(r *ir.Func) { fuseFunc(r, cx) })
 		fuseFunc(f, cx)
 	}
 	return nil
+}
+
+// forOpenRegions is forRegions that skips composite regions: they are
+// already a decomposition, and fusing inside one would nest a composite in
+// its own body when the pass runs again (or hide the softmax that an SDPA
+// match inlines).
+func forOpenRegions(f *ir.Func, fn func(*ir.Func)) {
+	for _, in := range f.Body {
+		if in.Op == ir.OpComposite {
+			continue
+		}
+		for _, r := range in.Regions {
+			forOpenRegions(r, fn)
+			fn(r)
+		}
+	}
 }
 
 // match is one recognized pattern: its root, its members (root included)
@@ -43,6 +60,7 @@ type match struct {
 	root    *ir.Instr
 	members map[*ir.Instr]bool
 	consts  map[*ir.Instr]bool
+	inline  map[*ir.Instr]bool
 	inputs  []*ir.Value
 }
 
@@ -50,11 +68,12 @@ type match struct {
 type matcher struct {
 	members map[*ir.Instr]bool
 	consts  map[*ir.Instr]bool // copied into the region, kept if used outside
+	inline  map[*ir.Instr]bool // composite members whose region goes in, not the op
 	inputs  []*ir.Value
 }
 
 func newMatcher() *matcher {
-	return &matcher{members: map[*ir.Instr]bool{}, consts: map[*ir.Instr]bool{}}
+	return &matcher{members: map[*ir.Instr]bool{}, consts: map[*ir.Instr]bool{}, inline: map[*ir.Instr]bool{}}
 }
 
 func (mt *matcher) add(in *ir.Instr) { mt.members[in] = true }
@@ -124,12 +143,15 @@ func (mt *matcher) commute(in *ir.Instr, try func(a, b *ir.Value) bool) bool {
 }
 
 type matcherState struct {
-	members, consts map[*ir.Instr]bool
-	inputs          []*ir.Value
+	members, consts, inline map[*ir.Instr]bool
+	inputs                  []*ir.Value
 }
 
 func (mt *matcher) save() matcherState {
-	s := matcherState{members: map[*ir.Instr]bool{}, consts: map[*ir.Instr]bool{}, inputs: append([]*ir.Value(nil), mt.inputs...)}
+	s := matcherState{members: map[*ir.Instr]bool{}, consts: map[*ir.Instr]bool{}, inline: map[*ir.Instr]bool{}, inputs: append([]*ir.Value(nil), mt.inputs...)}
+	for k := range mt.inline {
+		s.inline[k] = true
+	}
 	for k := range mt.members {
 		s.members[k] = true
 	}
@@ -140,7 +162,7 @@ func (mt *matcher) save() matcherState {
 }
 
 func (mt *matcher) restore(s matcherState) {
-	mt.members, mt.consts, mt.inputs = s.members, s.consts, s.inputs
+	mt.members, mt.consts, mt.inline, mt.inputs = s.members, s.consts, s.inline, s.inputs
 }
 
 // binary returns v's definition if it is the binary op.
@@ -252,32 +274,42 @@ func (mt *matcher) keepDimsReduce(r, x *ir.Value, b *ir.Instr, bdims []int, viaR
 // matchSoftmax: e / keepdims(sum(e)), e = exp(x - keepdims(max(x))).
 func matchSoftmax(root *ir.Instr) *match {
 	mt := newMatcher()
-	dv := binary(root.Result(), ir.OpDivide)
-	if dv == nil || !root.Result().Type.DType.IsFloat() {
+	x, axis, ok := mt.softmax(root.Result())
+	if !ok {
 		return nil
+	}
+	mt.input(x)
+	return mt.done("stela.softmax", root, ir.NamedAttr{Name: "axis", Value: int64(axis)})
+}
+
+// softmax matches the softmax of x (returned with its axis) at v, adding
+// its ops to the members.
+func (mt *matcher) softmax(v *ir.Value) (*ir.Value, int, bool) {
+	dv := binary(v, ir.OpDivide)
+	if dv == nil || !v.Type.DType.IsFloat() {
+		return nil, 0, false
 	}
 	mt.add(dv)
 	e := def(dv.Args[0], ir.OpExp)
 	if e == nil {
-		return nil
+		return nil, 0, false
 	}
 	mt.add(e)
 	sub := binary(e.Args[0], ir.OpSubtract)
 	if sub == nil {
-		return nil
+		return nil, 0, false
 	}
 	mt.add(sub)
 	x := sub.Args[0]
 	ax1, ok := mt.keepDims(sub.Args[1], x, ir.OpMaximum, math.Inf(-1), false)
 	if !ok {
-		return nil
+		return nil, 0, false
 	}
 	ax2, ok := mt.keepDims(dv.Args[1], e.Result(), ir.OpAdd, 0, false)
 	if !ok || ax1 != ax2 {
-		return nil
+		return nil, 0, false
 	}
-	mt.input(x)
-	return mt.done("stela.softmax", root, ir.NamedAttr{Name: "axis", Value: int64(ax1)})
+	return x, ax1, true
 }
 
 // normCore matches x * broadcast(rsqrt(keepdims-mean(x*x) + eps)), the
@@ -527,12 +559,12 @@ func (mt *matcher) done(name string, root *ir.Instr, attrs ...ir.NamedAttr) *mat
 	for in := range mt.consts {
 		delete(mt.members, in)
 	}
-	return &match{name: name, attrs: attrs, root: root, members: mt.members, consts: mt.consts, inputs: mt.inputs}
+	return &match{name: name, attrs: attrs, root: root, members: mt.members, consts: mt.consts, inline: mt.inline, inputs: mt.inputs}
 }
 
 // fuseFunc matches roots from the last instruction back, so that the
-// largest pattern (layer_norm with its shift) wins over the smaller ones
-// inside it, then rewrites the matches.
+// largest pattern (layer_norm with its shift, attention around its
+// softmax) wins over the smaller ones inside it, then rewrites the matches.
 func fuseFunc(f *ir.Func, cx *Context) {
 	uses := map[*ir.Value]int{}
 	for _, in := range f.Body {
@@ -552,7 +584,7 @@ func fuseFunc(f *ir.Func, cx *Context) {
 			continue
 		}
 		var m *match
-		for _, try := range []func(*ir.Instr) *match{matchNorm, matchSoftmax, matchGELU} {
+		for _, try := range []func(*ir.Instr) *match{matchSDPA, matchNorm, matchSoftmax, matchGELU} {
 			if m = try(in); m != nil {
 				if why := m.escapes(uses, taken); why != "" {
 					cx.Remarkf(in, "not fused into %s: %s", m.name, why)
@@ -649,7 +681,12 @@ func (m *match) emit(f *ir.Func, copied map[*ir.Instr]bool) *ir.Value {
 		if !m.members[v.Def] {
 			copied[v.Def] = true
 		}
-		rs := cloneInstr(body, v.Def, vmap)
+		var rs []*ir.Value
+		if m.inline[v.Def] {
+			rs = inlineRegion(body, v.Def, vmap)
+		} else {
+			rs = cloneInstr(body, v.Def, vmap)
+		}
 		for i, r := range v.Def.Results {
 			vmap[r] = rs[i]
 		}
@@ -690,6 +727,28 @@ func cloneInstr(dst *ir.Func, in *ir.Instr, vmap map[*ir.Value]*ir.Value) []*ir.
 		panic(fmt.Sprintf("clone %v: %v", in.Op, err))
 	}
 	return rs
+}
+
+// inlineRegion re-emits the ops of in's single region into dst, its
+// parameters bound to in's operands mapped through vmap, and returns what
+// the region returns.
+func inlineRegion(dst *ir.Func, in *ir.Instr, vmap map[*ir.Value]*ir.Value) []*ir.Value {
+	g := in.Regions[0]
+	lm := map[*ir.Value]*ir.Value{}
+	for i, p := range g.Params {
+		lm[p] = vmap[in.Args[i]]
+	}
+	for _, x := range g.Body {
+		rs := cloneInstr(dst, x, lm)
+		for i, r := range x.Results {
+			lm[r] = rs[i]
+		}
+	}
+	out := make([]*ir.Value, len(g.Results))
+	for i, r := range g.Results {
+		out[i] = lm[r]
+	}
+	return out
 }
 
 func cloneFunc(g *ir.Func) *ir.Func {
@@ -739,4 +798,324 @@ func dropDeadCopies(f *ir.Func, copied map[*ir.Instr]bool) {
 			return
 		}
 	}
+}
+
+// matchSDPA matches scaled dot-product attention as the frontend builds it:
+//
+//	s = dot_general(q, k)        batch dims leading, contracting q's last dim
+//	s = s · c  or  s / c         optional, c a scalar constant
+//	s = select(mask, s, fill)    optional, fill a splat ≤ -1e4 (or -inf);
+//	  or s + mask                or an additive mask
+//	p = softmax(s) over the key axis, raw or a stela.softmax composite
+//	out = dot_general(p, v)
+//
+// k is [batch.., sk, d] or, with transpose_k, [batch.., d, sk]; v is
+// [batch.., sk, dv]. A mask built from compare(iota, iota) (key ≤ query,
+// possibly broadcast, selected directly or as an additive select of 0 and
+// a large negative) becomes causal = true and is copied into the region
+// like a constant; any other mask is the fourth operand: i1 for the select
+// form (true keeps the score), float for the additive one. scale is c, or
+// 1/c for a division, or 1 without one. A stela.softmax composite inside
+// is inlined, so the region is the same whichever pattern was fused first.
+func matchSDPA(root *ir.Instr) *match {
+	out := def(root.Result(), ir.OpDotGeneral)
+	if out == nil || !out.Result().Type.DType.IsFloat() {
+		return nil
+	}
+	p, v := out.Args[0], out.Args[1]
+	rank := len(p.Type.Shape)
+	nb := rank - 2
+	if nb < 0 || len(v.Type.Shape) != rank ||
+		!batchContract(out.Attr.(ir.DotGeneralAttr), nb, []int{nb + 1}, []int{nb}) {
+		return nil
+	}
+	mt := newMatcher()
+	mt.add(out)
+	// The softmax: raw, or already fused.
+	var s *ir.Value
+	if c := def(p, ir.OpComposite); c != nil && c.Attr.(ir.CompositeAttr).Name == "stela.softmax" &&
+		len(c.Args) == 1 && len(c.Regions) == 1 && softmaxAxis(c) == nb+1 {
+		mt.add(c)
+		mt.inline[c] = true
+		s = c.Args[0]
+	} else {
+		x, axis, ok := mt.softmax(p)
+		if !ok || axis != nb+1 {
+			return nil
+		}
+		s = x
+	}
+	var mask *ir.Value
+	causal := false
+	s, mask, causal = mt.sdpaMask(s, nb)
+	scale := 1.0
+	if mul := binary(s, ir.OpMultiply); mul != nil {
+		mt.commute(mul, func(a, b *ir.Value) bool {
+			c, ok := mt.splat(b)
+			if !ok || def(a, ir.OpDotGeneral) == nil {
+				return false
+			}
+			mt.add(mul)
+			s, scale = a, shortest(b.Type.DType, ir.ToFloat64(b.Type.DType, c))
+			return true
+		})
+	} else if dv := binary(s, ir.OpDivide); dv != nil && def(dv.Args[0], ir.OpDotGeneral) != nil {
+		saved := mt.save()
+		if c, ok := mt.splat(dv.Args[1]); ok {
+			mt.add(dv)
+			s, scale = dv.Args[0], shortest(dv.Args[1].Type.DType, 1/ir.ToFloat64(dv.Args[1].Type.DType, c))
+		} else {
+			mt.restore(saved)
+		}
+	}
+	qk := def(s, ir.OpDotGeneral)
+	if qk == nil {
+		return nil
+	}
+	q, k := qk.Args[0], qk.Args[1]
+	if len(q.Type.Shape) != rank || len(k.Type.Shape) != rank {
+		return nil
+	}
+	at := qk.Attr.(ir.DotGeneralAttr)
+	transposeK := false
+	switch {
+	case batchContract(at, nb, []int{nb + 1}, []int{nb + 1}):
+	case batchContract(at, nb, []int{nb + 1}, []int{nb}):
+		transposeK = true
+	default:
+		return nil
+	}
+	mt.add(qk)
+	mt.input(q)
+	mt.input(k)
+	mt.input(v)
+	if mask != nil {
+		mt.input(mask)
+	}
+	return mt.done("stela.sdpa", root,
+		ir.NamedAttr{Name: "scale", Value: scale},
+		ir.NamedAttr{Name: "causal", Value: causal},
+		ir.NamedAttr{Name: "transpose_k", Value: transposeK})
+}
+
+// sdpaMask peels an optional mask off the scores s (rank nb+2): it returns
+// the unmasked scores, the mask operand (nil when there is none or it is
+// causal) and whether it is causal.
+func (mt *matcher) sdpaMask(s *ir.Value, nb int) (*ir.Value, *ir.Value, bool) {
+	q, k := nb, nb+1
+	if sel := def(s, ir.OpSelect); sel != nil && len(sel.Args) == 3 {
+		saved := mt.save()
+		pred, x, fill := sel.Args[0], sel.Args[1], sel.Args[2]
+		if mt.negFill(fill) {
+			mt.add(sel)
+			inner := mt.save()
+			if mt.causalPred(pred, q, k, true) {
+				return x, nil, true
+			}
+			mt.restore(inner)
+			if len(pred.Type.Shape) == nb+2 && constOf(pred) == nil {
+				return x, pred, false
+			}
+		}
+		mt.restore(saved)
+		// select(masked, fill, s): only the causal form, since an outside
+		// mask of this polarity would mean the opposite of the i1 operand.
+		pred, fill, x = sel.Args[0], sel.Args[1], sel.Args[2]
+		if mt.negFill(fill) && mt.causalPred(pred, q, k, false) {
+			mt.add(sel)
+			return x, nil, true
+		}
+		mt.restore(saved)
+		return s, nil, false
+	}
+	add := binary(s, ir.OpAdd)
+	if add == nil {
+		return s, nil, false
+	}
+	var x, mask *ir.Value
+	causal := false
+	if mt.commute(add, func(a, m *ir.Value) bool {
+		if !isScores(a) {
+			return false
+		}
+		if mt.additiveCausal(m, q, k) {
+			x, causal = a, true
+			return true
+		}
+		if _, ok := splatBits(m); ok || def(m, ir.OpBroadcastInDim) != nil && constOf(m.Def.Args[0]) != nil {
+			return false
+		}
+		x, mask = a, m
+		return true
+	}) {
+		mt.add(add)
+		return x, mask, causal
+	}
+	return s, nil, false
+}
+
+// isScores reports whether v is q·k, possibly scaled: what a mask is added to.
+func isScores(v *ir.Value) bool {
+	if def(v, ir.OpDotGeneral) != nil {
+		return true
+	}
+	if m := binary(v, ir.OpMultiply); m != nil {
+		return def(m.Args[0], ir.OpDotGeneral) != nil || def(m.Args[1], ir.OpDotGeneral) != nil
+	}
+	if d := binary(v, ir.OpDivide); d != nil {
+		return def(d.Args[0], ir.OpDotGeneral) != nil
+	}
+	return false
+}
+
+// additiveCausal matches select(keep, 0, neg) or select(masked, neg, 0),
+// possibly broadcast, with a causal predicate; all of it is copied.
+func (mt *matcher) additiveCausal(m *ir.Value, q, k int) bool {
+	saved := mt.save()
+	// A mask built at [sq, sk] and broadcast: find the query and key axes
+	// in its own coordinates.
+	var bc *ir.Instr
+	if b := def(m, ir.OpBroadcastInDim); b != nil {
+		qa, ka := -1, -1
+		for i, d := range b.Attr.(ir.BroadcastInDimAttr).Dims {
+			if d == q && b.Args[0].Type.Shape[i] == m.Type.Shape[q] {
+				qa = i
+			}
+			if d == k && b.Args[0].Type.Shape[i] == m.Type.Shape[k] {
+				ka = i
+			}
+		}
+		if qa < 0 || ka < 0 {
+			return false
+		}
+		bc, m, q, k = b, b.Args[0], qa, ka
+	}
+	sel := def(m, ir.OpSelect)
+	if sel == nil || len(sel.Args) != 3 {
+		return false
+	}
+	if mt.scalarConst(sel.Args[1], 0) && mt.negFill(sel.Args[2]) && mt.causalPred(sel.Args[0], q, k, true) ||
+		mt.negFill(sel.Args[1]) && mt.scalarConst(sel.Args[2], 0) && mt.causalPred(sel.Args[0], q, k, false) {
+		mt.consts[sel] = true
+		if bc != nil {
+			mt.consts[bc] = true
+		}
+		return true
+	}
+	mt.restore(saved)
+	return false
+}
+
+// negFill reports whether v is a splat of -inf or of a value ≤ -1e4: large
+// enough that exp underflows to 0 next to any unmasked score, which is
+// what lets a kernel implement causal masking its own way.
+func (mt *matcher) negFill(v *ir.Value) bool {
+	saved := mt.save()
+	c, ok := mt.splat(v)
+	if !ok || !v.Type.DType.IsFloat() || ir.ToFloat64(v.Type.DType, c) > -1e4 {
+		mt.restore(saved)
+		return false
+	}
+	return true
+}
+
+// causalPred reports whether pred, of the scores' rank or broadcast to it,
+// is compare(iota, iota) true exactly where key ≤ query (keep) or key >
+// query (!keep), query and key being axes q and k, both of one length
+// (causal masking aligned at the top left is then the only reading). Its
+// instructions are recorded as copied constants.
+func (mt *matcher) causalPred(pred *ir.Value, q, k int, keep bool) bool {
+	shape := pred.Type.Shape
+	if len(shape) <= k || shape[q] != shape[k] {
+		return false
+	}
+	var chain []*ir.Instr
+	c := pred
+	dims := make([]int, len(shape))
+	for i := range dims {
+		dims[i] = i
+	}
+	if b := def(pred, ir.OpBroadcastInDim); b != nil {
+		chain = append(chain, b)
+		c, dims = b.Args[0], b.Attr.(ir.BroadcastInDimAttr).Dims
+	}
+	cmp := def(c, ir.OpCompare)
+	if cmp == nil {
+		return false
+	}
+	chain = append(chain, cmp)
+	// axisOf is the scores axis an iota operand counts along, or -1.
+	axisOf := func(a *ir.Value) int {
+		io := def(a, ir.OpIota)
+		if io == nil {
+			return -1
+		}
+		d := io.Attr.(ir.IotaAttr).Dim
+		if d >= len(dims) || a.Type.Shape[d] != shape[dims[d]] {
+			return -1
+		}
+		chain = append(chain, io)
+		return dims[d]
+	}
+	l, r := axisOf(cmp.Args[0]), axisOf(cmp.Args[1])
+	dir := cmp.Attr.(ir.CompareAttr).Direction
+	if l == k && r == q {
+		l, r = r, l
+		dir = map[ir.ComparisonDirection]ir.ComparisonDirection{ir.CmpGE: ir.CmpLE, ir.CmpLE: ir.CmpGE, ir.CmpGT: ir.CmpLT, ir.CmpLT: ir.CmpGT}[dir]
+	}
+	// query ≥ key keeps the score; query < key masks it.
+	if l != q || r != k || keep && dir != ir.CmpGE || !keep && dir != ir.CmpLT {
+		return false
+	}
+	for _, in := range chain {
+		mt.consts[in] = true
+	}
+	return true
+}
+
+// softmaxAxis is a stela.softmax composite's axis attribute, or -1.
+func softmaxAxis(c *ir.Instr) int {
+	for _, a := range c.Attr.(ir.CompositeAttr).Attrs {
+		if n, ok := a.Value.(int64); ok && a.Name == "axis" {
+			return int(n)
+		}
+	}
+	return -1
+}
+
+// batchContract reports whether a dot_general's dims are batch 0..nb-1 on
+// both sides with the given contracting dims.
+func batchContract(at ir.DotGeneralAttr, nb int, lc, rc []int) bool {
+	if len(at.LhsBatch) != nb || len(at.RhsBatch) != nb {
+		return false
+	}
+	for i := 0; i < nb; i++ {
+		if at.LhsBatch[i] != i || at.RhsBatch[i] != i {
+			return false
+		}
+	}
+	return slicesEqual(at.LhsContract, lc) && slicesEqual(at.RhsContract, rc)
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// shortest spells f as its own type's shortest decimal for f32, as
+// epsValue does.
+func shortest(d ir.DType, f float64) float64 {
+	if d == ir.F32 {
+		if g, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, 32), 64); err == nil {
+			return g
+		}
+	}
+	return f
 }

@@ -9,7 +9,9 @@ import (
 
 // TestFuseTransformer runs the GPT-2 block through
 // canonicalize,cse,fuse-composites,dce: the result must evaluate bit for
-// bit as before and hold two layer norms, one softmax and one GELU.
+// bit as before and hold two layer norms, one causal SDPA (whose softmax
+// lives in its region, so none stands alone) and one GELU. Running
+// fuse-composites again changes nothing.
 func TestFuseTransformer(t *testing.T) {
 	ex, err := examples.Get("transformer")
 	if err != nil {
@@ -47,7 +49,7 @@ func TestFuseTransformer(t *testing.T) {
 			got[in.Attr.(ir.CompositeAttr).Name]++
 		}
 	}
-	wantCount := map[string]int{"stela.layer_norm": 2, "stela.softmax": 1, "stela.gelu_tanh": 1}
+	wantCount := map[string]int{"stela.layer_norm": 2, "stela.sdpa": 1, "stela.softmax": 0, "stela.gelu_tanh": 1}
 	for name, n := range wantCount {
 		if got[name] != n {
 			t.Errorf("%d %s composites, want %d (all: %v)", got[name], name, n, got)
@@ -61,6 +63,21 @@ func TestFuseTransformer(t *testing.T) {
 	}
 	if fused != 4 {
 		t.Errorf("%d fuse-composites remarks, want 4", fused)
+	}
+	for _, in := range f.Body {
+		if a, ok := in.Attr.(ir.CompositeAttr); ok && a.Name == "stela.sdpa" {
+			if len(in.Args) != 3 || a.Attrs[0].Value != 0.25 || a.Attrs[1].Value != true {
+				t.Errorf("sdpa: %d operands, attrs %v; want q, k, v and scale 0.25, causal", len(in.Args), a.Attrs)
+			}
+		}
+	}
+	text := f.String()
+	again, err := Run(&ir.Module{Funcs: []*ir.Func{f}}, []*Pass{FuseComposites}, Options{VerifyEach: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.String() != text || len(again.Remarks) != 0 {
+		t.Errorf("a second fuse-composites changed the function (%d remarks)", len(again.Remarks))
 	}
 	out, err := ir.Eval(f, args...)
 	if err != nil {
