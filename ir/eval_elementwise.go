@@ -517,61 +517,38 @@ func evalBinary(in *Instr, args []*Literal) ([]*Literal, error) {
 	}
 	t := TensorOf(d, shape...)
 	var out *Literal
+	var ok bool
 	switch {
 	case d == Bool:
-		a, b := x.Bools(), y.Bools()
-		f := boolBinary(op)
-		if f == nil {
-			return nil, errNoKernel(op, d)
-		}
-		for i := range a {
-			a[i] = f(a[i], b[i])
-		}
-		out = LiteralFromBools(t, a)
+		out, ok = zipLiteral(x.Bools(), y.Bools(), boolBinary(op), t, LiteralFromBools)
 	case d.IsSigned():
-		a, b := x.Int64s(), y.Int64s()
-		f := signedBinary(op, d)
-		if f == nil {
-			return nil, errNoKernel(op, d)
-		}
-		for i := range a {
-			a[i] = f(a[i], b[i])
-		}
-		out = LiteralFromInt64s(t, a)
+		out, ok = zipLiteral(x.Int64s(), y.Int64s(), signedBinary(op, d), t, LiteralFromInt64s)
 	case d.IsUnsigned():
-		a, b := x.Uint64s(), y.Uint64s()
-		f := unsignedBinary(op, d)
-		if f == nil {
-			return nil, errNoKernel(op, d)
-		}
-		for i := range a {
-			a[i] = f(a[i], b[i])
-		}
-		out = LiteralFromUint64s(t, a)
+		out, ok = zipLiteral(x.Uint64s(), y.Uint64s(), unsignedBinary(op, d), t, LiteralFromUint64s)
 	case d.IsFloat():
-		a, b := x.Float64s(), y.Float64s()
-		f := floatBinary(op)
-		if f == nil {
-			return nil, errNoKernel(op, d)
-		}
-		for i := range a {
-			a[i] = f(a[i], b[i])
-		}
-		out = LiteralFromFloat64s(t, a)
+		out, ok = zipLiteral(x.Float64s(), y.Float64s(), floatBinary(op), t, LiteralFromFloat64s)
 	case d.IsComplex():
-		a, b := x.Complex128s(), y.Complex128s()
-		f := complexBinary(op)
-		if f == nil {
-			return nil, errNoKernel(op, d)
-		}
-		for i := range a {
-			a[i] = f(a[i], b[i])
-		}
-		out = LiteralFromComplex128s(t, a)
+		out, ok = zipLiteral(x.Complex128s(), y.Complex128s(), complexBinary(op), t, LiteralFromComplex128s)
 	default:
 		return nil, fmt.Errorf("element type %v is not supported", d)
 	}
+	if !ok {
+		return nil, errNoKernel(op, d)
+	}
 	return oneResult(in, out)
+}
+
+// zipLiteral applies a binary kernel elementwise, in the widened Go type
+// of the element kind, and builds the result literal; ok is false when
+// the op has no kernel for the kind (f is nil).
+func zipLiteral[T any](a, b []T, f func(T, T) T, t Type, build func(Type, []T) *Literal) (*Literal, bool) {
+	if f == nil {
+		return nil, false
+	}
+	for i := range a {
+		a[i] = f(a[i], b[i])
+	}
+	return build(t, a), true
 }
 
 func boolBinary(op Op) func(a, b bool) bool {
