@@ -322,38 +322,11 @@ func randomLiteral(r *rand.Rand, d DType, n int) *Literal {
 	l := Zeros(TensorOf(d, n))
 	for i := 0; i < n; i++ {
 		b := r.Uint64()
-		switch data := l.Data.(type) {
-		case []bool:
-			data[i] = b&1 == 1
-		case []int8:
-			data[i] = int8(b)
-		case []int16:
-			data[i] = int16(b)
-		case []int32:
-			data[i] = int32(b)
-		case []int64:
-			data[i] = int64(b)
-		case []uint8:
-			data[i] = uint8(b)
-		case []uint16:
-			data[i] = uint16(b)
-		case []uint32:
-			data[i] = uint32(b)
-		case []uint64:
-			data[i] = b
-		case []Float16:
-			data[i] = float16.Frombits(uint16(b))
-		case []BFloat16:
-			data[i] = BFloat16(b)
-		case []float32:
-			data[i] = math.Float32frombits(uint32(b))
-		case []float64:
-			data[i] = math.Float64frombits(b)
-		case []complex64:
-			data[i] = complex(math.Float32frombits(uint32(b)), math.Float32frombits(uint32(b>>32)))
-		case []complex128:
-			data[i] = complex(math.Float64frombits(b), math.Float64frombits(r.Uint64()))
+		if d == C128 { // 128 bits do not fit ElemFromBits
+			l.SetElem(i, complex(math.Float64frombits(b), math.Float64frombits(r.Uint64())))
+			continue
 		}
+		l.SetElem(i, ElemFromBits(d, b))
 	}
 	return l
 }

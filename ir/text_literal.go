@@ -482,46 +482,19 @@ func (p *parser) setElem(l *Literal, i int, nd denseNode) {
 		if err != nil || nd.tok.kind != tNumber {
 			p.failf(nd.tok, "bad %v value %s", d, nd.tok.describe())
 		}
-		switch data := l.Data.(type) {
-		case []int8:
-			data[i] = int8(v)
-		case []int16:
-			data[i] = int16(v)
-		case []int32:
-			data[i] = int32(v)
-		case []int64:
-			data[i] = v
-		}
+		l.SetElem(i, FromInt64(d, v))
 	case d.IsUnsigned():
 		v, err := strconv.ParseUint(s, 10, d.Bits())
 		if err != nil || nd.tok.kind != tNumber {
 			p.failf(nd.tok, "bad %v value %s", d, nd.tok.describe())
 		}
-		switch data := l.Data.(type) {
-		case []uint8:
-			data[i] = uint8(v)
-		case []uint16:
-			data[i] = uint16(v)
-		case []uint32:
-			data[i] = uint32(v)
-		case []uint64:
-			data[i] = v
-		}
+		l.SetElem(i, FromUint64(d, v))
 	default:
 		b, err := parseFloatText(d, s)
 		if err != nil {
 			p.failf(nd.tok, "%v", err)
 		}
-		switch data := l.Data.(type) {
-		case []Float16:
-			data[i] = float16.Frombits(uint16(b))
-		case []BFloat16:
-			data[i] = BFloat16(b)
-		case []float32:
-			data[i] = math.Float32frombits(uint32(b))
-		case []float64:
-			data[i] = math.Float64frombits(b)
-		}
+		l.SetElem(i, ElemFromBits(d, b))
 	}
 }
 
