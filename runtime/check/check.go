@@ -379,40 +379,13 @@ func expectation(op *stablehlo.Op) (e Expectation, isCheck bool, err error) {
 	return e, true, nil
 }
 
-// DType maps a StableHLO element type to Stela's: signless integers are
-// read as signed.
+// DType maps a StableHLO element type to Stela's, through ir's own
+// spelling table (DType.MLIR): signless integers are read as signed.
 func DType(e stablehlo.ElementType) (ir.DType, error) {
-	switch e {
-	case "i1":
-		return ir.Bool, nil
-	case "i8":
-		return ir.S8, nil
-	case "i16":
-		return ir.S16, nil
-	case "i32":
-		return ir.S32, nil
-	case "i64":
-		return ir.S64, nil
-	case "ui8":
-		return ir.U8, nil
-	case "ui16":
-		return ir.U16, nil
-	case "ui32":
-		return ir.U32, nil
-	case "ui64":
-		return ir.U64, nil
-	case "f16":
-		return ir.F16, nil
-	case "bf16":
-		return ir.BF16, nil
-	case "f32":
-		return ir.F32, nil
-	case "f64":
-		return ir.F64, nil
-	case "complex<f32>":
-		return ir.C64, nil
-	case "complex<f64>":
-		return ir.C128, nil
+	for _, d := range ir.AllDTypes {
+		if d.MLIR() == string(e) {
+			return d, nil
+		}
 	}
 	return ir.InvalidDType, rejectf("unsupported: element type %s", e)
 }

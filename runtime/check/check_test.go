@@ -169,3 +169,18 @@ func TestDenseToLiteralSplat(t *testing.T) {
 		t.Errorf("splat literal %v, want [2.5 2.5 2.5]", got)
 	}
 }
+
+func TestDTypeMapping(t *testing.T) {
+	for e, want := range map[stablehlo.ElementType]ir.DType{
+		"i1": ir.Bool, "i8": ir.S8, "i64": ir.S64, "ui16": ir.U16, "bf16": ir.BF16,
+		"f64": ir.F64, "complex<f32>": ir.C64, "complex<f64>": ir.C128,
+	} {
+		if got, err := DType(e); err != nil || got != want {
+			t.Errorf("DType(%s) = %v, %v; want %v", e, got, err, want)
+		}
+	}
+	var rej *Rejected
+	if _, err := DType("i4"); !errors.As(err, &rej) {
+		t.Errorf("DType(i4): %v, want a rejection", err)
+	}
+}
