@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/stela-ml/stela/pjrt/capi"
+	"github.com/stela-ml/stela/pjrt/cpu/internal/rt"
 )
 
 // The plugin's C sources, built on first use (docs/cpu-plugin.md,
@@ -80,19 +81,24 @@ func compiler() []string {
 	return []string{"cc"}
 }
 
-// sourceFiles returns the embedded sources by name, and the header under
-// its include name.
+// sourceFiles returns the embedded sources by name, the runtime's
+// (package rt) among them, and the header under its include name.
 func sourceFiles() (map[string][]byte, error) {
 	files := map[string][]byte{capi.HeaderName: []byte(capi.Header)}
-	err := fs.WalkDir(csrc, "csrc", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+	for _, fsys := range []fs.FS{csrc, rt.Sources} {
+		err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := fs.ReadFile(fsys, path)
+			files[filepath.Base(path)] = b
 			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		b, err := csrc.ReadFile(path)
-		files[filepath.Base(path)] = b
-		return err
-	})
-	return files, err
+	}
+	return files, nil
 }
 
 // buildHash names a build: the sources, the compiler command, its flags

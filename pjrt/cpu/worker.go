@@ -9,9 +9,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
@@ -26,9 +28,16 @@ import (
 //	verify    Module.Verify, then codegen.Plan: pick the entry, inline
 //	          calls, check types and ops, plan buffers
 //	codegen   LLVM IR text (codegen.Program.LLVM), written to a .ll file
-//	opt       opt -O3 (its verifier on): .ll → .bc
-//	llc       llc -O3 -filetype=obj -relocation-model=pic -mcpu -mattr
-//	link      cc -shared -o out.so in.o -lm, then an atomic rename
+//	split     a module of many functions is cut into parts (llvm-split),
+//	          one per CPU (at most 8), so that opt and llc run in parallel
+//	opt       opt -O2 (its verifier on) per part: .ll → .bc
+//	llc       llc -O2 -filetype=obj -relocation-model=pic -mcpu -mattr per part
+//	link      cc -shared -o out.so part*.o -lm, then an atomic rename
+//
+// Why -O2 and not -O3: on the transformer block it halves opt's and
+// llc's time (O3 mostly unrolls more and doubles the code) and the
+// kernels run as fast (they are memory bound or call the GEMM); see
+// docs/cpu-plugin.md, "Compile time".
 //
 // Any Go program that links this package is a worker: init runs it and
 // exits when STELA_CPU_WORKER=1, before main or tests run.
@@ -120,25 +129,34 @@ type CompileConfig struct {
 	// CPU and Features are llc's -mcpu and -mattr; empty means the host's
 	// (codegen.HostCPU).
 	CPU, Features string
-	// KeepDir, when set, keeps the intermediate files (program.ll,
-	// program.bc, program.o) in that directory.
+	// KeepDir, when set, keeps the intermediate files (program.ll, and
+	// per part partN.bc and partN.o) in that directory.
 	KeepDir string
+	// OptLevel is opt's and llc's optimization level, 0 to 3; 0 means
+	// the default, 2.
+	OptLevel int
+	// Jobs is the most parts a module is split into for parallel opt and
+	// llc; 0 means runtime.GOMAXPROCS (at most 8), 1 no split.
+	Jobs int
 }
 
-// Timings is the time a compilation spent per stage.
+// Timings is the time a compilation spent per stage (wall time; parts
+// run in parallel within opt and llc).
 type Timings struct {
-	Parse, Verify, Codegen, Opt, Llc, Link time.Duration
+	Parse, Verify, Codegen, Split, Opt, Llc, Link time.Duration
+	// Parts is the number of parts the module was split into.
+	Parts int
 }
 
 // Total is the sum of the stages.
 func (t Timings) Total() time.Duration {
-	return t.Parse + t.Verify + t.Codegen + t.Opt + t.Llc + t.Link
+	return t.Parse + t.Verify + t.Codegen + t.Split + t.Opt + t.Llc + t.Link
 }
 
 func (t Timings) String() string {
 	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + "ms" }
-	return fmt.Sprintf("parse %s, verify %s, codegen %s, opt %s, llc %s, link %s, total %s",
-		ms(t.Parse), ms(t.Verify), ms(t.Codegen), ms(t.Opt), ms(t.Llc), ms(t.Link), ms(t.Total()))
+	return fmt.Sprintf("parse %s, verify %s, codegen %s, split %s (%d parts), opt %s, llc %s, link %s, total %s",
+		ms(t.Parse), ms(t.Verify), ms(t.Codegen), ms(t.Split), max(t.Parts, 1), ms(t.Opt), ms(t.Llc), ms(t.Link), ms(t.Total()))
 }
 
 // Compile compiles StableHLO text into a shared object and returns its
@@ -189,6 +207,7 @@ func plan(m *stablehlo.Module, cfg CompileConfig) (*codegen.Program, error) {
 // tools are the LLVM and C tools the worker runs.
 type tools struct {
 	opt, llc, cc string
+	split        string // llvm-split; "" when missing (no parallel compile)
 }
 
 // findTools looks for opt and llc (then opt-14 and llc-14) and cc (or
@@ -207,6 +226,12 @@ func findTools() (tools, error) {
 	}
 	t.opt = look("opt", "opt-14")
 	t.llc = look("llc", "llc-14")
+	for _, n := range []string{"llvm-split", "llvm-split-14"} {
+		if p, err := exec.LookPath(n); err == nil {
+			t.split = p
+			break
+		}
+	}
 	ccName := "cc"
 	if f := strings.Fields(os.Getenv("CC")); len(f) == 1 {
 		ccName = f[0]
@@ -242,8 +267,6 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 		return "", fmt.Errorf("compile: %v", err)
 	}
 	llPath := filepath.Join(dir, "program.ll")
-	bcPath := filepath.Join(dir, "program.bc")
-	objPath := filepath.Join(dir, "program.o")
 	if err := os.WriteFile(llPath, ll, 0o644); err != nil {
 		return "", fmt.Errorf("compile: %v", err)
 	}
@@ -260,14 +283,60 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	if mattr != "" {
 		target = append(target, "-mattr="+mattr)
 	}
-	if err := runOpt(tl, target, llPath, bcPath); err != nil {
+	level := cfg.OptLevel
+	if level <= 0 || level > 3 {
+		level = 2
+	}
+	olevel := fmt.Sprintf("-O%d", level)
+
+	// Split a module of many functions so that its parts compile on all
+	// CPUs at once. Each part costs two process starts, so small modules
+	// (eager mode's one-op programs) stay whole.
+	parts := []string{llPath}
+	if n := splitParts(cfg.Jobs, bytes.Count(ll, []byte("\ndefine "))); n > 1 && tl.split != "" {
+		prefix := filepath.Join(dir, "part")
+		if out, err := exec.Command(tl.split, "-j", strconv.Itoa(n), "-o", prefix, llPath).CombinedOutput(); err != nil {
+			// A module the tools reject: opt on the whole says why, with
+			// the line.
+			if oerr := runOpt(tl, []string{olevel}, llPath, filepath.Join(dir, "program.bc")); oerr != nil {
+				return "", oerr
+			}
+			return "", toolError("llvm-split", err, out)
+		}
+		parts = parts[:0]
+		for i := range n {
+			parts = append(parts, fmt.Sprintf("%s%d", prefix, i))
+		}
+		tm.Parts = n
+	}
+	stage(&tm.Split)
+	bcs := make([]string, len(parts))
+	objs := make([]string, len(parts))
+	for i := range parts {
+		bcs[i] = filepath.Join(dir, fmt.Sprintf("part%d.bc", i))
+		objs[i] = filepath.Join(dir, fmt.Sprintf("part%d.o", i))
+	}
+	if err := parallel(len(parts), func(i int) error {
+		return runOpt(tl, append([]string{olevel}, target...), parts[i], bcs[i])
+	}); err != nil {
+		if len(parts) > 1 {
+			// Report the whole module's line, not a part's.
+			if oerr := runOpt(tl, []string{olevel}, llPath, filepath.Join(dir, "program.bc")); oerr != nil {
+				return "", oerr
+			}
+		}
 		return "", err
 	}
 	stage(&tm.Opt)
-	llcArgs := append([]string{"-O3", "-filetype=obj", "-relocation-model=pic"}, target...)
-	llcArgs = append(llcArgs, bcPath, "-o", objPath)
-	if out, err := exec.Command(tl.llc, llcArgs...).CombinedOutput(); err != nil {
-		return "", toolError("llc", err, out)
+	if err := parallel(len(parts), func(i int) error {
+		args := append([]string{olevel, "-filetype=obj", "-relocation-model=pic"}, target...)
+		args = append(args, bcs[i], "-o", objs[i])
+		if out, err := exec.Command(tl.llc, args...).CombinedOutput(); err != nil {
+			return toolError("llc", err, out)
+		}
+		return nil
+	}); err != nil {
+		return "", err
 	}
 	stage(&tm.Llc)
 	out := cfg.Out
@@ -294,7 +363,8 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	if out, err := exec.Command(tl.cc, "-shared", "-o", tmp.Name(), objPath, "-lm").CombinedOutput(); err != nil {
+	link := append(append([]string{"-shared", "-o", tmp.Name()}, objs...), "-lm")
+	if out, err := exec.Command(tl.cc, link...).CombinedOutput(); err != nil {
 		return "", toolError("link", err, out)
 	}
 	if err := os.Rename(tmp.Name(), abs); err != nil {
@@ -304,11 +374,46 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	return abs, nil
 }
 
-// runOpt runs opt -O3 with its verifier on; a rejected module becomes an
-// error quoting the offending line of the .ll file.
-func runOpt(tl tools, target []string, llPath, bcPath string) error {
+// splitParts is the number of parts to cut a module of defs function
+// definitions into: one per job (jobs 0: GOMAXPROCS, at most 8), with at
+// least 8 functions a part.
+func splitParts(jobs, defs int) int {
+	if jobs <= 0 {
+		jobs = min(runtime.GOMAXPROCS(0), 8)
+	}
+	return max(1, min(jobs, defs/8))
+}
+
+// parallel runs f(0) ... f(n-1) at once and returns the first error (by
+// index).
+func parallel(n int, f func(i int) error) error {
+	if n == 1 {
+		return f(0)
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runOpt runs opt with its verifier on (args: the level and the target);
+// a rejected module becomes an error quoting the offending line of the
+// .ll file.
+func runOpt(tl tools, args []string, llPath, bcPath string) error {
 	var stderr bytes.Buffer
-	args := append(append([]string{"-O3"}, target...), llPath, "-o", bcPath)
+	args = append(append([]string{}, args...), llPath, "-o", bcPath)
 	cmd := exec.Command(tl.opt, args...)
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

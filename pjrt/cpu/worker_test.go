@@ -107,14 +107,14 @@ func TestWorkerErrors(t *testing.T) {
   %0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
   return %0 : tensor<4xcomplex<f32>>
 }`, exitUnsupported, `^unsupported: stablehlo\.fft \(in @main\)$`},
-		{"unsupported type", `func.func @main(%a: tensor<4xf16>) -> tensor<4xf16> {
-  %0 = stablehlo.add %a, %a : tensor<4xf16>
-  return %0 : tensor<4xf16>
-}`, exitUnsupported, `^unsupported: element type f16 `},
+		{"unsupported type", `func.func @main(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %0 = stablehlo.add %a, %a : tensor<4xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
+}`, exitUnsupported, `^unsupported: element type f8E4M3FN `},
 		{"unsupported chlo", `func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = chlo.erf %a : tensor<4xf32> -> tensor<4xf32>
+  %0 = chlo.bessel_i1e %a : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
-}`, exitUnsupported, `^unsupported: chlo\.erf`},
+}`, exitUnsupported, `^unsupported: chlo\.bessel_i1e`},
 		{"invalid types", `func.func @main(%a: tensor<4xf32>, %b: tensor<3xf32>) -> tensor<4xf32> {
   %0 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<3xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

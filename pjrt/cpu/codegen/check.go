@@ -117,6 +117,12 @@ func (e *emitter) checkKernel(n *node) (*ir.Func, error) {
 
 // toF64 widens a float register value to double.
 func (b *fb) toF64(k elemKind, v value.Value) value.Value {
+	switch {
+	case k.isHalf():
+		return b.cur.NewFPExt(b.halfToF32(k, v), types.Double)
+	case k.isUnsigned():
+		return b.cur.NewUIToFP(v, types.Double)
+	}
 	switch k {
 	case kF32:
 		return b.cur.NewFPExt(v, types.Double)
@@ -132,13 +138,18 @@ func (b *fb) toI64(k elemKind, v value.Value) value.Value {
 	switch k {
 	case kBool:
 		return b.cur.NewZExt(v, types.I64)
-	case kI32:
+	case kI8, kI16, kI32:
 		return b.cur.NewSExt(v, types.I64)
+	case kU8, kU16, kU32:
+		return b.cur.NewZExt(v, types.I64)
 	}
 	return v
 }
 
 func (b *fb) elementOK(c checkPlan, k elemKind, a, x value.Value) value.Value {
+	if k.isHalf() || k.isComplex() {
+		return b.elementOKExt(c, k, a, x) // types_ext.go
+	}
 	cur := b.cur
 	bothNaN := func() value.Value { return cur.NewAnd(b.isNaN(a), b.isNaN(x)) }
 	switch c.mode {
@@ -219,19 +230,9 @@ func (b *fb) reportMismatch(n *node, t ttype, errBuf, i, a, x value.Value) {
 		sb.WriteString("] of " + t.String())
 	}
 	k := t.elem
-	vf := "%lld"
-	switch k {
-	case kF32:
-		vf = "%.9g"
-	case kF64:
-		vf = "%.17g"
-	}
+	vf, vals := b.mismatchValues(k, a, x) // types_ext.go
 	sb.WriteString(": actual " + vf + ", expected " + vf)
-	if k.isFloat() {
-		args = append(args, b.toF64(k, a), b.toF64(k, x))
-	} else {
-		args = append(args, b.toI64(k, a), b.toI64(k, x))
-	}
+	args = append(args, vals...)
 	switch n.check.mode {
 	case checkAlmost:
 		sb.WriteString(esc(fmt.Sprintf(" (tolerance %g)", n.check.tol)))

@@ -155,6 +155,9 @@ func i32(v int64) *constant.Int { return constant.NewInt(types.I32, v) }
 // scalarConst returns the constant of kind k whose memory image is the
 // low k.size() bytes of bits (little-endian).
 func scalarConst(k elemKind, bits uint64) constant.Constant {
+	if c, ok := scalarConstExt(k, bits); ok {
+		return c
+	}
 	switch k {
 	case kBool:
 		return constant.NewBool(bits&0xff != 0)

@@ -14,12 +14,21 @@ import (
 //
 //	const char stela_signature[];
 //	const int  stela_num_checks;
-//	int stela_entry(void *const *args, void *const *results, char err[256]);
+//	const int  stela_rt_uses;    // what of the runtime table it calls
+//	int stela_entry(void *const *args, void *const *results, char err[256],
+//	                const stela_rt *rt);
 //
 // stela_entry loads the buffer pointers, takes the arena, calls the
 // kernels in program order, copies results that are not computed in
 // place, gives the arena back and returns 0, 1 (run-time error, message
 // in err) or 2 (an expectation failed, message in err).
+//
+// rt is the plugin's runtime table (ABI version 2, stela_rt.h in
+// pjrt/cpu/internal/rt): thread pool and GEMM. Kernels that use it take it
+// as their first parameter (newKernelRT) and the entry passes it down;
+// entries may run concurrently (one per device), so it is never kept in a
+// global. When some kernel uses it, the entry first checks that rt is not
+// NULL and its version is at least 2 (else it returns 1 with a message).
 //
 // The arena (scratch memory for intermediate values) is allocated once
 // and kept in a one-slot cache between calls: the first write to freshly
@@ -37,13 +46,48 @@ func (e *emitter) entry() error {
 	nc := e.m.NewGlobalDef("stela_num_checks", constant.NewInt(types.I32, int64(p.checks)))
 	nc.Immutable = true
 
+	// Kernels first: the entry checks the runtime table only if one of
+	// them uses it.
+	kernels := make([]*ir.Func, len(p.nodes))
+	needRT := false
+	uses := int64(0)
+	for i, n := range p.nodes {
+		k, err := e.kernel(n)
+		if err != nil {
+			return err
+		}
+		kernels[i] = k
+		needRT = needRT || (k != nil && e.takesRT(k))
+		if n.kind == kDot && n.gemm != nil {
+			uses |= rtUsesGEMM
+		}
+	}
+	// What of the table the program calls, so that the plugin can get it
+	// ready before the first call (stela_rt.h, STELA_RT_USES_*).
+	ru := e.m.NewGlobalDef("stela_rt_uses", constant.NewInt(types.I32, uses))
+	ru.Immutable = true
+
 	i8pp := types.NewPointer(types.I8Ptr)
 	b := e.newFunc("stela_entry", types.I32,
-		ir.NewParam("args", i8pp), ir.NewParam("results", i8pp), ir.NewParam("err", types.I8Ptr))
+		ir.NewParam("args", i8pp), ir.NewParam("results", i8pp), ir.NewParam("err", types.I8Ptr),
+		ir.NewParam("rt", types.NewPointer(e.rtType())))
 	b.f.FuncAttrs = append(b.f.FuncAttrs, enum.FuncAttrNoUnwind)
-	argsP, resP, errP := b.f.Params[0], b.f.Params[1], b.f.Params[2]
+	argsP, resP, errP, rtP := b.f.Params[0], b.f.Params[1], b.f.Params[2], b.f.Params[3]
 	status := b.cur.NewAlloca(types.I32)
 	b.cur.NewStore(i32(0), status)
+	if needRT {
+		bad := b.f.NewBlock("bad_rt")
+		checkVersion := b.f.NewBlock("check_rt")
+		ok := b.f.NewBlock("rt_ok")
+		b.cur.NewCondBr(b.cur.NewICmp(enum.IPredEQ, rtP, constant.NewNull(types.NewPointer(e.rtType()))), bad, checkVersion)
+		b.cur = checkVersion
+		v := b.rtField(rtP, rtVersion)
+		b.cur.NewCondBr(b.cur.NewICmp(enum.IPredSGE, v, i64(2)), ok, bad)
+		b.cur = bad
+		b.call(e.snprintf(), errP, i64(errSize), e.cstring("stela_entry: the plugin passed no runtime table of version 2 or later (a plugin older than this program)"))
+		bad.NewRet(i32(1))
+		b.cur = ok
+	}
 
 	ptrAt := func(base value.Value, i int) value.Value {
 		g := b.cur.NewGetElementPtr(types.I8Ptr, base, i64(int64(i)))
@@ -106,15 +150,15 @@ func (e *emitter) entry() error {
 		return b.cur.NewBitCast(ptr(v), types.NewPointer(v.t.elem.mem()))
 	}
 
-	for _, n := range p.nodes {
-		k, err := e.kernel(n)
-		if err != nil {
-			return err
-		}
+	for i, n := range p.nodes {
+		k := kernels[i]
 		if k == nil {
 			continue
 		}
 		var callArgs []value.Value
+		if e.takesRT(k) {
+			callArgs = append(callArgs, rtP)
+		}
 		if n.kind == kCheck {
 			callArgs = append(callArgs, status, errP)
 		}
@@ -197,4 +241,137 @@ func (e *emitter) arenaFuncs(size int64) (take, give *ir.Func) {
 		constant.NewStruct(ctorType, constant.NewInt(types.I32, 65535), fini, constant.NewNull(types.I8Ptr))))
 	dtors.Linkage = enum.LinkageAppending
 	return t.f, give
+}
+
+// --- the runtime table (ABI version 2)
+
+// Bits of stela_rt_uses.
+const rtUsesGEMM = 1 // STELA_RT_USES_GEMM: sgemm or dgemm
+
+// Field indexes of stela_rt.
+const (
+	rtVersion     = 0 // i64
+	rtNumThreads  = 1 // i64
+	rtParallelFor = 2 // void (i8* ctx, void (i8*, i64, i64)* fn, i64 n, i64 grain)*
+	rtSgemm       = 3 // void (i32 ta, i32 tb, i64 M, i64 N, i64 K, float alpha, float* A, i64 lda, float* B, i64 ldb, float beta, float* C, i64 ldc)*
+	rtDgemm       = 4 // the same in double
+)
+
+// rtType returns %stela_rt, the type of the runtime table, defining it on
+// first use.
+func (e *emitter) rtType() types.Type {
+	for _, t := range e.m.TypeDefs {
+		if t.Name() == "stela_rt" {
+			return t
+		}
+	}
+	gemm := func(f types.Type) types.Type {
+		fp := types.NewPointer(f)
+		return types.NewPointer(types.NewFunc(types.Void, types.I32, types.I32, types.I64, types.I64, types.I64,
+			f, fp, types.I64, fp, types.I64, f, fp, types.I64))
+	}
+	return e.m.NewTypeDef("stela_rt", types.NewStruct(types.I64, types.I64,
+		types.NewPointer(types.NewFunc(types.Void, types.I8Ptr, types.NewPointer(parallelBodyType()), types.I64, types.I64)),
+		gemm(types.Float), gemm(types.Double)))
+}
+
+// parallelBodyType is the type of a parallel_for body: void (i8* ctx, i64
+// begin, i64 end).
+func parallelBodyType() *types.FuncType {
+	return types.NewFunc(types.Void, types.I8Ptr, types.I64, types.I64)
+}
+
+// takesRT reports whether kernel k takes the runtime table (as its first
+// parameter).
+func (e *emitter) takesRT(k *ir.Func) bool {
+	if len(k.Params) == 0 {
+		return false
+	}
+	pt, ok := k.Params[0].Typ.(*types.PointerType)
+	return ok && pt.ElemType == e.rtType()
+}
+
+// newKernelRT is newKernel for a kernel that uses the runtime table: rt
+// is its first parameter (the entry passes it), then one pointer per
+// output and per input.
+func (e *emitter) newKernelRT(n *node, outs, ins []*tval) (b *fb, rt value.Value, o, in []value.Value) {
+	rtParam := ir.NewParam("rt", types.NewPointer(e.rtType()))
+	rtParam.Attrs = append(rtParam.Attrs, enum.ParamAttrNoCapture, enum.ParamAttrReadOnly)
+	ps := []*ir.Param{rtParam}
+	for i, x := range outs {
+		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), x.t.elem))
+	}
+	for i, x := range ins {
+		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x.t.elem))
+	}
+	e.nk++
+	b = e.newFunc(fmt.Sprintf("k%d.%s", e.nk, shortName(n.name)), types.Void, ps...)
+	b.f.Linkage = enum.LinkageInternal
+	b.f.FuncAttrs = append(b.f.FuncAttrs, enum.FuncAttrNoInline, enum.FuncAttrNoUnwind)
+	for i := range outs {
+		o = append(o, b.f.Params[1+i])
+	}
+	for i := range ins {
+		in = append(in, b.f.Params[1+len(outs)+i])
+	}
+	return b, b.f.Params[0], o, in
+}
+
+// rtField loads field i (rtVersion ...) of the runtime table rt.
+func (b *fb) rtField(rt value.Value, i int) value.Value {
+	st := b.e.rtType().(*types.StructType)
+	g := b.cur.NewGetElementPtr(st, rt, i32(0), i32(int64(i)))
+	g.InBounds = true
+	return b.cur.NewLoad(st.Fields[i], g)
+}
+
+// newParallelBody starts an internal function void (i8* ctx, i64 begin,
+// i64 end) for rt->parallel_for; the caller emits the body (typically a
+// loop over [begin, end)) and the return.
+func (e *emitter) newParallelBody(name string) (b *fb, ctx, begin, end value.Value) {
+	e.nk++
+	b = e.newFunc(fmt.Sprintf("p%d.%s", e.nk, name), types.Void,
+		ir.NewParam("ctx", types.I8Ptr), ir.NewParam("begin", types.I64), ir.NewParam("end", types.I64))
+	b.f.Linkage = enum.LinkageInternal
+	b.f.FuncAttrs = append(b.f.FuncAttrs, enum.FuncAttrNoUnwind)
+	return b, b.f.Params[0], b.f.Params[1], b.f.Params[2]
+}
+
+// packCtx stores vals in a stack struct and returns it as an i8* context
+// for a parallel body, with the struct's type for unpackCtx.
+func (b *fb) packCtx(vals ...value.Value) (ctx value.Value, t *types.StructType) {
+	fields := make([]types.Type, len(vals))
+	for i, v := range vals {
+		fields[i] = v.Type()
+	}
+	t = types.NewStruct(fields...)
+	// The alloca goes into the entry block, so that it is not repeated in
+	// a loop.
+	entry := b.f.Blocks[0]
+	a := ir.NewAlloca(t)
+	entry.Insts = append([]ir.Instruction{a}, entry.Insts...)
+	for i, v := range vals {
+		g := b.cur.NewGetElementPtr(t, a, i32(0), i32(int64(i)))
+		g.InBounds = true
+		b.cur.NewStore(v, g)
+	}
+	return b.cur.NewBitCast(a, types.I8Ptr), t
+}
+
+// unpackCtx loads the values packCtx stored.
+func (b *fb) unpackCtx(ctx value.Value, t *types.StructType) []value.Value {
+	p := b.cur.NewBitCast(ctx, types.NewPointer(t))
+	vals := make([]value.Value, len(t.Fields))
+	for i, f := range t.Fields {
+		g := b.cur.NewGetElementPtr(t, p, i32(0), i32(int64(i)))
+		g.InBounds = true
+		vals[i] = b.cur.NewLoad(f, g)
+	}
+	return vals
+}
+
+// parallelFor emits rt->parallel_for(ctx, body, n, grain).
+func (b *fb) parallelFor(rt, ctx value.Value, body *ir.Func, n, grain value.Value) {
+	pf := b.rtField(rt, rtParallelFor)
+	b.cur.NewCall(pf, ctx, body, n, grain)
 }

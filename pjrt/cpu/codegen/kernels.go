@@ -25,6 +25,15 @@ func (e *emitter) kernel(n *node) (*ir.Func, error) {
 		return nil, nil
 	case kCheck:
 		return e.checkKernel(n)
+	case kConvGEMM:
+		return e.convGEMMKernel(n) // conv.go
+	case kDot:
+		return e.dotGeneral(n) // dot.go
+	case kWhile, kCase:
+		return e.controlKernel(n) // control.go
+	}
+	if n.fused != nil {
+		return e.fusedKernel(n) // fusion.go
 	}
 	b, outs, ins := e.newKernel(n, n.out, n.in)
 	var err error
@@ -33,7 +42,7 @@ func (e *emitter) kernel(n *node) (*ir.Func, error) {
 		err = b.elementwiseKernel(n, outs[0], ins)
 	case kFill:
 		r := n.out[0].t
-		v := scalarConst(r.elem, leBits(n.data))
+		v := elemConst(r.elem, n.data)
 		b.loop(r.numElems(), func(i value.Value) { b.store(r.elem, outs[0], i, v) })
 	case kIota:
 		b.iotaKernel(n, outs[0])
@@ -43,10 +52,12 @@ func (e *emitter) kernel(n *node) (*ir.Func, error) {
 		b.concatKernel(n, outs[0], ins)
 	case kPad:
 		b.padKernel(n, outs[0], ins)
-	case kDot:
-		err = b.dotKernel(n, outs[0], ins[0], ins[1])
 	case kReduce:
 		err = b.reduceKernel(n, outs, ins)
+	case kSort, kGather, kScatter, kDynSlice, kDynUpdate, kRng:
+		err = b.extKernel(n, outs, ins)
+	case kConv, kReduceWindow, kSelectScatter:
+		err = b.windowKernel(n, outs, ins)
 	default:
 		err = fmt.Errorf("internal error: no kernel for node kind %d", n.kind)
 	}
@@ -109,7 +120,7 @@ func (b *fb) iotaKernel(n *node, out value.Value) {
 		case kI32:
 			v = b.cur.NewTrunc(v, types.I32)
 		default:
-			v = b.cur.NewSIToFP(v, r.elem.reg())
+			v = b.convert(kI64, r.elem, v) // wraps (narrow integers), rounds (floats)
 		}
 		b.store(r.elem, out, b.affine(idx, st, 0), v)
 	})
@@ -334,85 +345,6 @@ func (b *fb) padKernel(n *node, out value.Value, ins []value.Value) {
 	b.nest(shape, func(idx []value.Value) {
 		v := b.load(r.elem, ins[0], b.affine(idx, maps[0], xc))
 		b.store(r.elem, out, b.affine(idx, maps[1], c), v)
-	})
-}
-
-// dotKernel computes out[b,m,n] = Σ_k lhs[b,m,k]·rhs[b,k,n] over operands
-// in canonical layout. The innermost loop runs over n, contiguous in both
-// rhs and out, so it vectorizes without reassociating: each output
-// element is summed over k in increasing order, in the element type (f32
-// sums in f32). For locality the result is computed in tiles of
-// dotRows rows × dotCols columns: a tile of out stays in L1 while k runs,
-// and the rhs columns of a tile stay in L2 across the rows.
-func (b *fb) dotKernel(n *node, out, lhs, rhs value.Value) error {
-	M, N := n.m, n.n
-	// tiles calls body for each tile start of size step over [0, total),
-	// then for the remainder.
-	tiles := func(total, step int64, body func(start value.Value, size int64)) {
-		if full := total / step; full > 0 {
-			b.loop(full, func(t value.Value) { body(b.affine([]value.Value{t}, []int64{step}, 0), step) })
-		}
-		if rest := total % step; rest > 0 {
-			body(i64(total-rest), rest)
-		}
-	}
-	b.loop(n.b, func(bi value.Value) {
-		tiles(N, dotCols, func(n0 value.Value, width int64) {
-			tiles(M, dotRows, func(m0 value.Value, rows int64) {
-				b.dotTile(n, out, lhs, rhs, bi, m0, rows, n0, width)
-			})
-		})
-	})
-	return nil
-}
-
-// The dot kernel's tile size.
-const (
-	dotRows = 4
-	dotCols = 512
-)
-
-// dotTile computes rows m0 .. m0+rows-1, columns n0 .. n0+width-1 of
-// batch bi.
-func (b *fb) dotTile(n *node, out, lhs, rhs, bi, m0 value.Value, rows int64, n0 value.Value, width int64) {
-	k := n.out[0].t.elem
-	M, K, N := n.m, n.k, n.n
-	zero := scalarConst(k, 0)
-	rowOff := make([]value.Value, rows) // start of each tile row in out
-	lhsOff := make([]value.Value, rows) // start of each row in lhs
-	for r := range rows {
-		m := b.affine([]value.Value{m0}, []int64{1}, r)
-		rowOff[r] = b.affine([]value.Value{bi, m, n0}, []int64{M * N, N, 1}, 0)
-		lhsOff[r] = b.affine([]value.Value{bi, m}, []int64{M * K, K}, 0)
-	}
-	b.loop(width, func(ni value.Value) {
-		for r := range rows {
-			b.store(k, out, b.affine([]value.Value{rowOff[r], ni}, []int64{1, 1}, 0), zero)
-		}
-	})
-	b.loop(K, func(ki value.Value) {
-		a := make([]value.Value, rows)
-		for r := range rows {
-			a[r] = b.load(k, lhs, b.affine([]value.Value{lhsOff[r], ki}, []int64{1, 1}, 0))
-		}
-		rhsRow := b.affine([]value.Value{bi, ki, n0}, []int64{K * N, N, 1}, 0)
-		b.loop(width, func(ni value.Value) {
-			x := b.load(k, rhs, b.affine([]value.Value{rhsRow, ni}, []int64{1, 1}, 0))
-			for r := range rows {
-				oi := b.affine([]value.Value{rowOff[r], ni}, []int64{1, 1}, 0)
-				acc := b.load(k, out, oi)
-				var s value.Value
-				switch {
-				case k == kBool:
-					s = b.cur.NewOr(acc, b.cur.NewAnd(a[r], x))
-				case k.isFloat():
-					s = b.cur.NewFAdd(acc, b.cur.NewFMul(a[r], x))
-				default:
-					s = b.cur.NewAdd(acc, b.cur.NewMul(a[r], x))
-				}
-				b.store(k, out, oi, s)
-			}
-		})
 	})
 }
 

@@ -60,6 +60,15 @@ type node struct {
 	data                 []byte // constant bytes (one element for kFill)
 	body                 *stablehlo.Block
 	check                checkPlan
+	// gemm is set for a dot through the runtime's GEMM (dot.go); nil
+	// means generated loops.
+	gemm *dotGemm
+	// plan is the op-specific plan of the kinds defined in control.go,
+	// sort.go, gather.go and misc.go.
+	plan any
+	// fused is set for a kernel that computes its producers inline
+	// (fusion.go); in then holds the buffers it reads.
+	fused *fusion
 }
 
 func (n *node) where() string {
@@ -184,6 +193,9 @@ type Options struct {
 	// Entry names the function to compile; "" picks @main, else the only
 	// public function, else the only function.
 	Entry string
+	// NoFusion gives every op a kernel of its own (fusion.go); so does
+	// STELA_DEBUG=nofusion.
+	NoFusion bool
 }
 
 // Plan checks the module's entry function and flattens it (inlining
@@ -231,6 +243,9 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	p.prog.results = results
 	p.prog.nodes = p.nodes
 	p.dce()
+	if !opts.NoFusion && !nofusionEnv() {
+		p.fuse()
+	}
 	p.assignBuffers()
 	return p.prog, nil
 }
@@ -274,6 +289,9 @@ type planner struct {
 	mod   *stablehlo.Module
 	prog  *Program
 	nodes []*node
+	// lookup finds the values visible where ops are being planned, for
+	// the regions of while/case, which may use values from outside.
+	lookup func(*stablehlo.Value) (*tval, bool)
 }
 
 // maxCallDepth bounds inlining (it also catches recursion).
@@ -300,6 +318,7 @@ func (p *planner) inline(f *stablehlo.Func, args []*tval, stack []string) ([]*tv
 		return nil, fmt.Errorf("@%s takes %d arguments, called with %d", f.Name, len(blk.Args), len(args))
 	}
 	env := map[*stablehlo.Value]*tval{}
+	defer p.scopeOf(env)()
 	for i, a := range blk.Args {
 		t, err := tensorType(a.Type)
 		if err != nil {
@@ -394,17 +413,21 @@ var unaryOps = map[string]bool{
 	"log": true, "log_plus_one": true, "logistic": true, "sqrt": true, "rsqrt": true, "cbrt": true,
 	"tanh": true, "sine": true, "cosine": true, "tan": true, "floor": true, "ceil": true,
 	"round_nearest_afz": true, "round_nearest_even": true, "not": true, "popcnt": true,
-	"count_leading_zeros": true, "is_finite": true,
+	"count_leading_zeros": true, "is_finite": true, "real": true, "imag": true,
 }
 
 var binaryOps = map[string]bool{
 	"add": true, "subtract": true, "multiply": true, "divide": true, "remainder": true,
 	"maximum": true, "minimum": true, "power": true, "atan2": true, "and": true, "or": true,
 	"xor": true, "shift_left": true, "shift_right_arithmetic": true, "shift_right_logical": true,
+	"complex": true,
 }
 
 // elemOK says whether an elementwise op is defined on an element kind.
 func elemOK(name string, k elemKind) bool {
+	if ok, handled := elemOKExt(name, k); handled { // types_ext.go
+		return ok
+	}
 	switch name {
 	case "add", "multiply", "maximum", "minimum", "and", "or", "xor", "not":
 		return true
@@ -423,6 +446,12 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 	n := &node{name: name, src: op, fn: fn, in: ins}
 	if strings.HasPrefix(name, "check.") {
 		return p.checkOp(n, op, ins)
+	}
+	if outs, ok, err := p.extOp(n, op, ins); ok {
+		return outs, err
+	}
+	if outs, ok, err := p.windowOp(n, op, ins); ok { // conv.go, window.go
+		return outs, err
 	}
 	if !isHLO {
 		return nil, unsupportedf("%s", name)
@@ -458,10 +487,7 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 		if !elemOK(short, x.elem) {
 			return nil, fmt.Errorf("element type %s is not allowed", x.elem.mlir())
 		}
-		want := x
-		if short == "is_finite" {
-			want = ttype{elem: kBool, shape: x.shape}
-		}
+		want := ttype{elem: unaryResultKind(short, x.elem), shape: x.shape}
 		if !r.equal(want) {
 			return nil, fmt.Errorf("result type %s, want %s", r, want)
 		}
@@ -472,8 +498,8 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 			return nil, err
 		}
 		x, y, r := ins[0].t, ins[1].t, outs[0]
-		if !x.equal(y) || !x.equal(r) {
-			return nil, fmt.Errorf("operand and result types %s, %s -> %s differ", x, y, r)
+		if !x.equal(y) || !r.equal(ttype{elem: binaryResultKind(short, x.elem), shape: x.shape}) {
+			return nil, fmt.Errorf("operand and result types %s, %s -> %s do not fit", x, y, r)
 		}
 		if !elemOK(short, x.elem) {
 			return nil, fmt.Errorf("element type %s is not allowed", x.elem.mlir())
@@ -537,6 +563,9 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 		}
 		if !shapeEqual(ins[0].t.shape, outs[0].shape) {
 			return nil, fmt.Errorf("result shape %s differs from operand %s", outs[0], ins[0].t)
+		}
+		if err := convertOK(ins[0].t.elem, outs[0].elem); err != nil {
+			return nil, err
 		}
 		n.kind = kConvert
 		return p.add(n, outs[0]), nil
@@ -772,8 +801,8 @@ func scanOps(m *stablehlo.Module, f *stablehlo.Func, seen map[string]bool) error
 					}
 				case name == "stablehlo.custom_call":
 					target, _ := op.Attr("call_target_name").(stablehlo.StringAttr)
-					if !strings.HasPrefix(string(target), "check.") {
-						return &UnsupportedError{What: "stablehlo.custom_call @" + string(target), Context: "in @" + f.Name}
+					if !strings.HasPrefix(string(target), "check.") && !customCallOK(string(target)) {
+						return &UnsupportedError{What: "stablehlo.custom_call @" + string(target), Context: "in @" + f.Name + opLoc(op)}
 					}
 				case strings.HasPrefix(name, "check."):
 					switch strings.TrimSuffix(name, "_const") {
@@ -783,7 +812,7 @@ func scanOps(m *stablehlo.Module, f *stablehlo.Func, seen map[string]bool) error
 					}
 				default:
 					short, ok := strings.CutPrefix(name, "stablehlo.")
-					if !ok || !knownOp(short) {
+					if (!ok || !knownOp(short)) && !extKnown(name) {
 						return &UnsupportedError{What: name, Context: "in @" + f.Name}
 					}
 				}
@@ -810,7 +839,7 @@ func calleeAttr(op string) string {
 
 // knownOp reports whether the planner handles ops named stablehlo.<short>.
 func knownOp(short string) bool {
-	if unaryOps[short] || binaryOps[short] {
+	if unaryOps[short] || binaryOps[short] || extKnown("stablehlo."+short) || windowKnown(short) {
 		return true
 	}
 	switch short {
@@ -832,9 +861,9 @@ func compareType(op *stablehlo.Op, k elemKind) (string, error) {
 	}
 	switch {
 	case ct.Value == "TOTALORDER" && k.isFloat(),
-		ct.Value == "FLOAT" && k.isFloat(),
+		ct.Value == "FLOAT" && (k.isFloat() || k.isComplex()),
 		ct.Value == "SIGNED" && k.isInt(),
-		ct.Value == "UNSIGNED" && !k.isFloat():
+		ct.Value == "UNSIGNED" && !k.isFloat() && !k.isComplex():
 		return ct.Value, nil
 	}
 	return "", fmt.Errorf("comparison type %s is not valid for %s", ct.Value, k.mlir())
@@ -842,9 +871,9 @@ func compareType(op *stablehlo.Op, k elemKind) (string, error) {
 
 func defaultCompareType(k elemKind) string {
 	switch {
-	case k.isFloat():
+	case k.isFloat() || k.isComplex():
 		return "FLOAT"
-	case k == kBool:
+	case k == kBool || k.isUnsigned():
 		return "UNSIGNED"
 	}
 	return "SIGNED"
@@ -1037,10 +1066,10 @@ func (p *planner) dot(n *node, op *stablehlo.Op, short string, ins []*tval, r tt
 	if !shapeEqual(shape, r.shape) {
 		return nil, fmt.Errorf("result %s, want shape %v", r, shape)
 	}
-	// Canonical layouts: lhs [batch, free, contracting], rhs [batch,
-	// contracting, free]; a transpose makes them where needed.
-	l := p.transpose(nil, lhs, slices.Concat(lb, lfree, lc))
-	rr := p.transpose(nil, rhs, slices.Concat(rb, rc, rfree))
+	// The operands as they are for the GEMM where their layout allows,
+	// else transposed to lhs [batch, free, contracting], rhs [batch,
+	// contracting, free] (dot.go).
+	l, rr := p.dotOperands(n, lhs, rhs, lb, lc, lfree, rb, rc, rfree)
 	n.kind, n.in = kDot, []*tval{l, rr}
 	n.b, n.m, n.k, n.n = B, M, K, N
 	return p.add(n, r), nil
@@ -1187,10 +1216,7 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 	bad := func() error { return fmt.Errorf("operand and result element types do not fit") }
 	switch {
 	case unaryOps[short]:
-		want := in[0]
-		if short == "is_finite" {
-			want = kBool
-		}
+		want := unaryResultKind(short, in[0])
 		if len(in) != 1 || out != want {
 			return bad()
 		}
@@ -1199,7 +1225,7 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 		}
 		return nil
 	case binaryOps[short]:
-		if len(in) != 2 || in[0] != in[1] || out != in[0] {
+		if len(in) != 2 || in[0] != in[1] || out != binaryResultKind(short, in[0]) {
 			return bad()
 		}
 		if !elemOK(short, in[0]) {
@@ -1237,7 +1263,7 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 		if len(in) != 1 {
 			return bad()
 		}
-		return nil
+		return convertOK(in[0], out)
 	case "reshape", "broadcast_in_dim", "optimization_barrier":
 		if len(in) != 1 || in[0] != out {
 			return bad()
@@ -1253,7 +1279,7 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 		}
 		return nil
 	}
-	return unsupportedf("%s", op.Name)
+	return extCheckScalar(op, in, out)
 }
 
 func (p *planner) checkOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error) {

@@ -67,6 +67,9 @@ func (b *fb) isNaN(x value.Value) value.Value { return b.cur.NewFCmp(enum.FPredU
 
 // unary emits an elementwise unary op on kind k.
 func (b *fb) unary(name string, k elemKind, x value.Value) (value.Value, error) {
+	if v, ok, err := b.unaryExt(name, k, x); ok { // f16, bf16, complex, real/imag (types_ext.go)
+		return v, err
+	}
 	c := b.cur
 	if k == kBool {
 		if name == "not" {
@@ -96,6 +99,11 @@ func (b *fb) unary(name string, k elemKind, x value.Value) (value.Value, error) 
 			return b.call(f, x, constant.False), nil
 		}
 		return nil, fmt.Errorf("%s is not defined on %s", name, k.mlir())
+	}
+	// exp, log, tanh, ... as inline polynomials (mathfn.go), so loops
+	// over them vectorize.
+	if v, ok := b.mathFn(name, k, x); ok {
+		return v, nil
 	}
 	switch name {
 	case "abs":
@@ -153,6 +161,9 @@ func (b *fb) unary(name string, k elemKind, x value.Value) (value.Value, error) 
 
 // binary emits an elementwise binary op on kind k.
 func (b *fb) binary(name string, k elemKind, x, y value.Value) (value.Value, error) {
+	if v, ok, err := b.binaryExt(name, k, x, y); ok { // unsigned, f16, bf16, complex (types_ext.go)
+		return v, err
+	}
 	c := b.cur
 	if k == kBool {
 		switch name {
@@ -312,6 +323,9 @@ func (e *emitter) ipow(k elemKind) *ir.Func {
 // compare emits a comparison of kind k values with direction dir under
 // comparison type ct (SIGNED, UNSIGNED, FLOAT, TOTALORDER).
 func (b *fb) compare(dir, ct string, k elemKind, x, y value.Value) value.Value {
+	if v, ok := b.compareExt(dir, ct, k, x, y); ok { // f16, bf16, complex (types_ext.go)
+		return v
+	}
 	c := b.cur
 	if ct == "FLOAT" {
 		preds := map[string]enum.FPred{
@@ -348,6 +362,9 @@ func (b *fb) compare(dir, ct string, k elemKind, x, y value.Value) value.Value {
 
 // convert emits the convert op from kind `from` to kind `to`.
 func (b *fb) convert(from, to elemKind, x value.Value) value.Value {
+	if v, ok := b.convertExt(from, to, x); ok { // unsigned, f16, bf16, complex (types_ext.go)
+		return v
+	}
 	c := b.cur
 	switch {
 	case from == to:
@@ -412,7 +429,14 @@ func (b *fb) elementwise(op string, attrs func(string) stablehlo.Attr, in []elem
 	case "reshape", "broadcast_in_dim", "optimization_barrier":
 		return args[0], nil
 	}
-	return nil, unsupportedf("%s", op)
+	if len(args) == 1 && out == in[0] {
+		// chlo.erf and friends: the inline approximation where there is
+		// one (mathfn.go).
+		if v, ok := b.mathFn(short, in[0], args[0]); ok {
+			return v, nil
+		}
+	}
+	return b.extElementwise(op, attrs, in, out, args)
 }
 
 // region emits a region body (already checked by checkScalarBlock) on
@@ -442,7 +466,7 @@ func (b *fb) region(blk *stablehlo.Block, args []value.Value) ([]value.Value, er
 		var v value.Value
 		if op.Name == "stablehlo.constant" {
 			d := op.Attr("value").(*stablehlo.DenseElements)
-			v = scalarConst(t.elem, leBits(d.Bytes()[:t.elem.size()]))
+			v = elemConst(t.elem, d.Bytes()[:t.elem.size()])
 		} else {
 			v, err = b.elementwise(op.Name, op.Attr, in, t.elem, vals)
 			if err != nil {

@@ -34,14 +34,19 @@ func elemOf(e stablehlo.ElementType) (elemKind, bool) {
 	case stablehlo.F64:
 		return kF64, true
 	}
-	return 0, false
+	return extElemOf(e)
 }
 
-func (k elemKind) isFloat() bool { return k == kF32 || k == kF64 }
-func (k elemKind) isInt() bool   { return k == kI32 || k == kI64 }
+// isFloat: a real float kind (f16 and bf16 included); isInt: an integer
+// kind, signed or unsigned (i1 excluded).
+func (k elemKind) isFloat() bool { return k == kF32 || k == kF64 || k.isHalf() }
+func (k elemKind) isInt() bool   { return k.isSigned() || k.isUnsigned() }
 
 // bits is the width of the register type (1 for i1).
 func (k elemKind) bits() int {
+	if x, ok := extKinds[k]; ok {
+		return x.bits
+	}
 	switch k {
 	case kBool:
 		return 1
@@ -53,6 +58,9 @@ func (k elemKind) bits() int {
 
 // size is the storage size in bytes.
 func (k elemKind) size() int64 {
+	if x, ok := extKinds[k]; ok {
+		return x.size
+	}
 	switch k {
 	case kBool:
 		return 1
@@ -64,6 +72,9 @@ func (k elemKind) size() int64 {
 
 // reg is the LLVM type of a value in registers.
 func (k elemKind) reg() types.Type {
+	if x, ok := extKinds[k]; ok {
+		return x.reg
+	}
 	switch k {
 	case kBool:
 		return types.I1
@@ -87,6 +98,9 @@ func (k elemKind) mem() types.Type {
 
 // intOfSameWidth is the integer type whose bits hold a float of kind k.
 func (k elemKind) intOfSameWidth() *types.IntType {
+	if k.isHalf() {
+		return types.I16
+	}
 	if k.bits() == 32 {
 		return types.I32
 	}
@@ -95,6 +109,9 @@ func (k elemKind) intOfSameWidth() *types.IntType {
 
 // sir is Stela's .sir spelling, used in the signature string.
 func (k elemKind) sir() string {
+	if x, ok := extKinds[k]; ok {
+		return x.sir
+	}
 	switch k {
 	case kBool:
 		return "i1"
@@ -110,6 +127,9 @@ func (k elemKind) sir() string {
 
 // mlir is the StableHLO spelling, for messages.
 func (k elemKind) mlir() string {
+	if x, ok := extKinds[k]; ok {
+		return x.mlir
+	}
 	switch k {
 	case kBool:
 		return "i1"

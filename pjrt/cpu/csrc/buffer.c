@@ -110,10 +110,117 @@ void* stela_aligned_alloc(size_t size) {
   return p;
 }
 
+atomic_llong stela_live_storages;
+
+/* ---- A cache of freed buffer memory ----
+
+   The first write to freshly mapped pages is slow (about 15 us a page on
+   some virtual machines), and glibc maps and unmaps every block above its
+   mmap threshold: an executable's results, allocated on every execution,
+   would fault all their pages in every time. So blocks of CACHE_MIN bytes
+   or more go, when freed, into this cache (at most CACHE_MAX bytes, the
+   oldest freed first when full) and a new buffer of the same page-rounded
+   size takes one back. The cache is emptied when the last client goes. */
+
+#define CACHE_MIN ((size_t)64 << 10)
+#define CACHE_MAX ((size_t)512 << 20)
+#define PAGE ((size_t)4096)
+
+typedef struct cached_block {
+  struct cached_block *prev, *next; /* newest first */
+  size_t size;
+} cached_block;
+
+static struct {
+  pthread_mutex_t mu;
+  cached_block *head, *tail;
+  size_t bytes;
+} cache = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static size_t cache_size(size_t size) { return (size + PAGE - 1) & ~(PAGE - 1); }
+
+static void cache_unlink(cached_block* b) {
+  if (b->prev != NULL)
+    b->prev->next = b->next;
+  else
+    cache.head = b->next;
+  if (b->next != NULL)
+    b->next->prev = b->prev;
+  else
+    cache.tail = b->prev;
+  cache.bytes -= b->size;
+}
+
+/* A cached block of size bytes (page-rounded), or NULL. */
+static void* cache_take(size_t size) {
+  void* p = NULL;
+  pthread_mutex_lock(&cache.mu);
+  for (cached_block* b = cache.head; b != NULL; b = b->next)
+    if (b->size == size) {
+      cache_unlink(b);
+      p = b;
+      break;
+    }
+  pthread_mutex_unlock(&cache.mu);
+  return p;
+}
+
+/* Keeps block p of size bytes (page-rounded); frees it, or older blocks,
+   when the cache would grow past CACHE_MAX. */
+static void cache_put(void* p, size_t size) {
+  if (size > CACHE_MAX) {
+    free(p);
+    return;
+  }
+  cached_block* drop = NULL;
+  pthread_mutex_lock(&cache.mu);
+  while (cache.bytes + size > CACHE_MAX && cache.tail != NULL) {
+    cached_block* old = cache.tail;
+    cache_unlink(old);
+    old->next = drop;
+    drop = old;
+  }
+  cached_block* b = p;
+  b->size = size;
+  b->prev = NULL;
+  b->next = cache.head;
+  if (cache.head != NULL)
+    cache.head->prev = b;
+  else
+    cache.tail = b;
+  cache.head = b;
+  cache.bytes += size;
+  pthread_mutex_unlock(&cache.mu);
+  while (drop != NULL) {
+    cached_block* next = drop->next;
+    free(drop);
+    drop = next;
+  }
+}
+
+void stela_buffer_cache_drain(void) {
+  pthread_mutex_lock(&cache.mu);
+  cached_block* b = cache.head;
+  cache.head = cache.tail = NULL;
+  cache.bytes = 0;
+  pthread_mutex_unlock(&cache.mu);
+  while (b != NULL) {
+    cached_block* next = b->next;
+    free(b);
+    b = next;
+  }
+}
+
 stela_storage* stela_storage_new(size_t size) {
   stela_storage* s = calloc(1, sizeof(*s));
   if (s == NULL) return NULL;
-  s->data = stela_aligned_alloc(size);
+  if (size >= CACHE_MIN) {
+    size_t n = cache_size(size);
+    s->data = n >= size ? cache_take(n) : NULL;
+    if (s->data == NULL) s->data = stela_aligned_alloc(n >= size ? n : size);
+  } else {
+    s->data = stela_aligned_alloc(size);
+  }
   if (s->data == NULL) {
     free(s);
     return NULL;
@@ -121,6 +228,7 @@ stela_storage* stela_storage_new(size_t size) {
   atomic_init(&s->refs, 1);
   s->size = size;
   s->owned = true;
+  atomic_fetch_add(&stela_live_storages, 1);
   return s;
 }
 
@@ -128,9 +236,13 @@ void stela_storage_retain(stela_storage* s) { atomic_fetch_add(&s->refs, 1); }
 
 void stela_storage_release(stela_storage* s) {
   if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1) return;
-  if (s->owned)
-    free(s->data);
-  else if (s->on_delete != NULL)
+  if (s->owned) {
+    if (s->size >= CACHE_MIN && cache_size(s->size) >= s->size)
+      cache_put(s->data, cache_size(s->size));
+    else
+      free(s->data);
+    atomic_fetch_sub(&stela_live_storages, 1);
+  } else if (s->on_delete != NULL)
     s->on_delete(s->data, s->on_delete_arg);
   free(s);
 }

@@ -21,6 +21,10 @@ static const char memory_kind[] = "device";
 
 void stela_client_retain(PJRT_Client* c) { atomic_fetch_add(&c->refs, 1); }
 
+/* Clients alive in the process: the buffer memory cache is emptied when
+   the last one is freed. */
+static atomic_long live_clients;
+
 static void client_free(PJRT_Client* c) {
   for (int i = 0; i < c->ndev; i++) {
     free(c->devices[i].desc.to_string);
@@ -35,8 +39,11 @@ static void client_free(PJRT_Client* c) {
   free(c->worker);
   free(c->worker_id);
   free(c->cache_dir);
+  stela_pool_free(c->pool);
   pthread_mutex_destroy(&c->mu);
+  bool counted = c->counted;
   free(c);
+  if (counted && atomic_fetch_sub(&live_clients, 1) == 1) stela_buffer_cache_drain();
 }
 
 void stela_client_release(PJRT_Client* c) {
@@ -87,6 +94,7 @@ typedef struct client_options {
   char* worker_id;
   char* cache_dir;
   long long timeout_ms;
+  long long threads; /* 0: not set */
 } client_options;
 
 /* Reads the options the plugin knows; others are ignored, since clients
@@ -103,6 +111,8 @@ static PJRT_Error* read_options(const PJRT_NamedValue* opts, size_t n, client_op
       want = "cpu_device_count";
     } else if (stela_name_is(v->name, v->name_size, "stela_compile_timeout_ms")) {
       want = "stela_compile_timeout_ms";
+    } else if (stela_name_is(v->name, v->name_size, "cpu_threads")) {
+      want = "cpu_threads";
     } else if (stela_name_is(v->name, v->name_size, "stela_worker")) {
       want = "stela_worker";
       want_type = PJRT_NamedValue_kString;
@@ -137,6 +147,12 @@ static PJRT_Error* read_options(const PJRT_NamedValue* opts, size_t n, client_op
     if (strcmp(want, "cpu_device_count") == 0) {
       o->ndev = v->int64_value;
       o->ndev_from = "create option cpu_device_count";
+    } else if (strcmp(want, "cpu_threads") == 0) {
+      if (v->int64_value < 1 || v->int64_value > 1024)
+        return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                           "PJRT_Client_Create: create option cpu_threads is %lld, want 1 to 1024",
+                           (long long)v->int64_value);
+      o->threads = v->int64_value;
     } else {
       if (v->int64_value <= 0)
         return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
@@ -156,6 +172,17 @@ static PJRT_Error* make_client(const client_options* o, PJRT_Client** out) {
   pthread_mutex_init(&c->mu, NULL);
   c->ndev = n;
   c->compile_timeout_ms = o->timeout_ms;
+  /* The pool starts its threads when a program first asks for them. */
+  int threads = o->threads > 0 ? (int)o->threads : stela_rt_default_threads();
+  c->pool = stela_pool_new(threads);
+  if (c->pool == NULL) {
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+    return stela_oom();
+  }
+  stela_rt_init(&c->rt, threads);
+  atomic_fetch_add(&live_clients, 1);
+  c->counted = true;
   snprintf(c->platform_version, sizeof(c->platform_version), "stela_cpu %s (PJRT C API %d.%d)", STELA_PLUGIN_VERSION,
            PJRT_API_MAJOR, PJRT_API_MINOR);
   c->devices = calloc((size_t)n, sizeof(PJRT_Device));
@@ -263,6 +290,14 @@ PJRT_Error* stela_Client_Destroy(PJRT_Client_Destroy_Args* args) {
   /* Buffers still alive lose their memory now (their handles stay valid
      and report deleted); executables keep the client alive until they go. */
   stela_client_delete_buffers(c);
+  /* The pool's threads end now; executables that outlive the client run
+     serially. */
+  stela_pool_stop(c->pool);
+  pthread_mutex_lock(&c->mu);
+  bool loader = c->blas_loader_started;
+  c->blas_loader_started = false;
+  pthread_mutex_unlock(&c->mu);
+  if (loader) pthread_join(c->blas_loader, NULL);
   stela_client_release(c);
   return NULL;
 }

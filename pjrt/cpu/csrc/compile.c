@@ -598,6 +598,10 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
     return stela_error(PJRT_Error_Code_FAILED_PRECONDITION, FN ": cannot start the compile worker %s: %s", worker,
                        strerror(rc));
   }
+  /* While the worker runs (hundreds of milliseconds), load the BLAS
+     library the programs' GEMMs call (stela_rt.h): its dlopen takes 10 to
+     25 ms, which would otherwise fall on the first execution. */
+  stela_rt_blas(NULL);
 
   fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
   int pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* Linux 5.3; else poll waitpid */
@@ -871,6 +875,8 @@ static PJRT_Error* load_program(const char* path, const char* key, const char* c
   } else {
     const char* sig = dlsym(p->dl, "stela_signature");
     p->entry = (stela_entry_fn)dlsym(p->dl, "stela_entry");
+    const int* uses = dlsym(p->dl, "stela_rt_uses");
+    p->rt_uses = uses != NULL ? *uses : 0;
     if (sig == NULL || p->entry == NULL)
       err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compiled object %s does not define %s", path,
                         sig == NULL ? "stela_signature" : "stela_entry");
@@ -899,6 +905,28 @@ static void remove_tree(const char* dir, const char* const* files, size_t n) {
   rmdir(dir);
 }
 
+static void* load_blas(void* arg) {
+  (void)arg;
+  stela_rt_blas(NULL);
+  return NULL;
+}
+
+/* A program from the cache that calls the GEMM: load the BLAS library (a
+   10 to 25 ms dlopen) on a thread of the client, so that neither this
+   compile nor the first execution waits for it. */
+static void preload_blas(PJRT_Client* c, const stela_program* p) {
+  if (!(p->rt_uses & STELA_RT_USES_GEMM) || stela_rt_blas_loaded()) return;
+  pthread_mutex_lock(&c->mu);
+  if (!c->blas_loader_started && !c->destroyed) {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    c->blas_loader_started = pthread_create(&c->blas_loader, NULL, load_blas, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+  }
+  pthread_mutex_unlock(&c->mu);
+}
+
 /* Compiles (or finds in the cache) the program and loads it. */
 static PJRT_Error* build(PJRT_Client* c, const char* code, size_t code_size, const char* opts, size_t opts_size,
                          stela_program** out) {
@@ -919,6 +947,7 @@ static PJRT_Error* build(PJRT_Client* c, const char* code, size_t code_size, con
   if (cached != NULL && access(cached, R_OK) == 0) {
     err = load_program(cached, key, code, code_size, out);
     if (err == NULL) {
+      preload_blas(c, *out);
       free(cached);
       free(worker);
       return NULL;

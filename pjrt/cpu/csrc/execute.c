@@ -227,7 +227,8 @@ typedef struct run {
 static void* run_entry(void* arg) {
   run* r = arg;
   memset(r->err, 0, sizeof(r->err));
-  r->rc = r->prog->entry(r->in_ptrs, r->out_ptrs, r->err);
+  PJRT_Client* c = r->device->client;
+  r->rc = stela_rt_run(c->pool, &c->rt, r->prog->entry, r->in_ptrs, r->out_ptrs, r->err);
   r->err[sizeof(r->err) - 1] = '\0';
   return NULL;
 }

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "stela_pjrt.h"
+#include "stela_rt.h"
 
 #define STELA_PLUGIN_VERSION "0.1.0"
 #define STELA_MAX_DEVICES 4096
@@ -106,6 +107,12 @@ typedef struct stela_storage {
 
 /* size bytes, 64-byte aligned, never NULL data (even for size 0). */
 stela_storage* stela_storage_new(size_t size);
+/* Storages whose memory the plugin allocated and has not freed yet, over
+   all clients (stela_cpu_live_buffers). */
+extern atomic_llong stela_live_storages;
+/* Frees the blocks the buffer memory cache keeps (when the last client
+   goes). */
+void stela_buffer_cache_drain(void);
 void stela_storage_retain(stela_storage* s);
 void stela_storage_release(stela_storage* s);
 void* stela_aligned_alloc(size_t size);
@@ -151,6 +158,17 @@ struct PJRT_Client {
   char* cache_dir; /* NULL: resolve at compile time */
   long long compile_timeout_ms;
 
+  /* The runtime compiled programs get (stela_rt.h): a thread pool of
+     create option cpu_threads, else $STELA_CPU_THREADS, else the online
+     CPUs; stopped by PJRT_Client_Destroy, freed with the client. */
+  stela_pool* pool;
+  stela_rt rt;
+  bool counted; /* in the live client count (client.c) */
+  /* A thread loading the BLAS library ahead of a program's first
+     execution (compile.c), joined by PJRT_Client_Destroy; under mu. */
+  pthread_t blas_loader;
+  bool blas_loader_started;
+
   /* Live buffers, so that PJRT_Client_Destroy can free their memory:
      gopjrt never destroys buffers once the client is gone. */
   pthread_mutex_t mu;
@@ -195,8 +213,6 @@ void stela_client_delete_buffers(PJRT_Client* c);
 
 /* ---- Compiled programs and executables (compile.c, execute.c). ---- */
 
-typedef int (*stela_entry_fn)(void* const* args, void* const* results, char err[256]);
-
 typedef struct stela_param {
   PJRT_Buffer_Type type;
   size_t esize;
@@ -209,6 +225,7 @@ typedef struct stela_program {
   atomic_long refs;
   void* dl;
   stela_entry_fn entry;
+  int rt_uses; /* stela_rt_uses (STELA_RT_USES_*), 0 when not exported */
   size_t nargs, nres;
   stela_param* params; /* nargs parameters, then nres results */
   int64_t* all_dims;   /* storage of every params[i].dims */

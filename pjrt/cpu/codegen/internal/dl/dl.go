@@ -10,8 +10,6 @@ package dl
 #include <stdlib.h>
 #include <string.h>
 
-typedef int (*stela_entry_fn)(void *const *args, void *const *results, char err[256]);
-
 static void* dl_open(const char* path, char** msg) {
 	void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (h == NULL) *msg = strdup(dlerror());
@@ -19,10 +17,6 @@ static void* dl_open(const char* path, char** msg) {
 }
 
 static void* dl_sym(void* h, const char* name) { return dlsym(h, name); }
-
-static int dl_call(void* fn, void** args, void** results, char* err) {
-	return ((stela_entry_fn)fn)((void* const*)args, (void* const*)results, err);
-}
 
 static void* dl_alloc(size_t n) {
 	size_t m = (n + 63) & ~(size_t)63;
@@ -38,7 +32,15 @@ import (
 	"fmt"
 	"time"
 	"unsafe"
+
+	"github.com/stela-ml/stela/pjrt/cpu/internal/rt"
 )
+
+// call runs stela_entry with the plugin's runtime (ABI version 2: thread
+// pool and GEMM; package rt) bound to the calling thread.
+func call(entry unsafe.Pointer, args, results *unsafe.Pointer, err *C.char) C.int {
+	return C.int(rt.Default().Call(entry, unsafe.Pointer(args), unsafe.Pointer(results), unsafe.Pointer(err)))
+}
 
 // Lib is a loaded compiled program.
 type Lib struct {
@@ -115,7 +117,7 @@ func (l *Lib) Call(args [][]byte, resultSizes []int) (results [][]byte, rc int, 
 	errBuf := (*C.char)(C.malloc(256))
 	defer C.free(unsafe.Pointer(errBuf))
 	*errBuf = 0
-	r := C.dl_call(l.entry, &argv[0], &resv[0], errBuf)
+	r := call(l.entry, &argv[0], &resv[0], errBuf)
 	for j, s := range resultSizes {
 		results = append(results, C.GoBytes(resv[j], C.int(s)))
 	}
@@ -148,7 +150,7 @@ func (l *Lib) Time(args [][]byte, resultSizes []int, n int) (time.Duration, erro
 	best := time.Duration(1<<63 - 1)
 	for range n {
 		t0 := time.Now()
-		if r := C.dl_call(l.entry, &argv[0], &resv[0], errBuf); r != 0 {
+		if r := call(l.entry, &argv[0], &resv[0], errBuf); r != 0 {
 			return 0, fmt.Errorf("stela_entry returned %d: %s", int(r), C.GoString(errBuf))
 		}
 		best = min(best, time.Since(t0))

@@ -1,0 +1,267 @@
+package codegen
+
+import (
+	"slices"
+
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/value"
+)
+
+// dot_general and dot.
+//
+// f32 and f64 products call the runtime's GEMM (rt->sgemm, rt->dgemm: a
+// BLAS library or the plugin's own blocked kernel, docs/cpu-plugin.md),
+// once per batch. The operands are passed as they lie in memory whenever
+// each group of dimensions (batch, free, contracting) is contiguous and in
+// order: a matrix operand whose contracting group is innermost is passed
+// as is, one whose free group is innermost as transposed (cblas's trans
+// flags), with the leading dimension and batch stride the layout gives; so
+// x·yᵀ, xᵀ·y, and batch dimensions anywhere but innermost need no copy.
+// Other layouts are first transposed into [batch, free, contracting] ×
+// [batch, contracting, free].
+//
+// Other element types (integers, i1, and the wide kinds of types_ext.go)
+// use generated loops over the canonical layout.
+
+// dotGemm is the plan of a dot_general that calls the runtime's GEMM.
+type dotGemm struct {
+	transA, transB bool
+	lda, ldb       int64
+	strideA        int64 // elements between consecutive batches of lhs
+	strideB        int64 // and of rhs
+}
+
+// group is a set of an operand's dimensions that acts as one dimension
+// of the matrix product.
+type group struct {
+	size   int64 // product of the sizes
+	stride int64 // elements between consecutive indexes of the merged dimension
+	ok     bool  // the dimensions are contiguous and in order in memory
+}
+
+// groupOf merges dims (in the order the product indexes them) of an
+// operand of the given shape. Dimensions of size 1 do not count; a group
+// of size 1 has any stride, reported as 0.
+func groupOf(shape []int64, dims []int64) group {
+	st := strides(shape)
+	g := group{size: 1, ok: true}
+	var big []int64
+	for _, d := range dims {
+		g.size *= shape[d]
+		if shape[d] != 1 {
+			big = append(big, d)
+		}
+	}
+	if len(big) == 0 || g.size == 0 {
+		return g
+	}
+	// In order, each next dimension the next one in memory that is not
+	// of size 1.
+	for i := 1; i < len(big); i++ {
+		prev, d := big[i-1], big[i]
+		if d <= prev {
+			g.ok = false
+			return g
+		}
+		for x := prev + 1; x < d; x++ {
+			if shape[x] != 1 {
+				g.ok = false
+				return g
+			}
+		}
+	}
+	g.stride = st[big[len(big)-1]]
+	return g
+}
+
+// matrixLayout says how BLAS sees a rows × cols matrix operand whose row
+// and column groups are r and c: untransposed when the columns are
+// contiguous, transposed when the rows are. ld is the leading dimension,
+// at least max(1, cols) untransposed and max(1, rows) transposed, as cblas
+// requires.
+func matrixLayout(r, c group) (trans bool, ld int64, ok bool) {
+	if !r.ok || !c.ok {
+		return false, 0, false
+	}
+	// rowMajor: element (i, j) at i·ld + j.
+	rowMajor := func(r, c group) (int64, bool) {
+		if c.size > 1 && c.stride != 1 {
+			return 0, false
+		}
+		if r.size <= 1 {
+			return max(1, c.size), true
+		}
+		if r.stride < max(1, c.size) {
+			return 0, false
+		}
+		return r.stride, true
+	}
+	if ld, ok := rowMajor(r, c); ok {
+		return false, ld, true
+	}
+	if ld, ok := rowMajor(c, r); ok {
+		return true, ld, true
+	}
+	return false, 0, false
+}
+
+// dotOperands returns the operands of a dot_general node (lhs batch,
+// contracting and free dimensions lb, lc, lfree; rhs rb, rc, rfree) and
+// sets n.gemm for f32 and f64: the operands as they are where the layout
+// allows, else transposed into the canonical layout.
+func (p *planner) dotOperands(n *node, lhs, rhs *tval, lb, lc, lfree, rb, rc, rfree []int64) (*tval, *tval) {
+	k := lhs.t.elem
+	if k == kF32 || k == kF64 {
+		ls, rs := lhs.t.shape, rhs.t.shape
+		lbg, rbg := groupOf(ls, lb), groupOf(rs, rb)
+		ta, lda, okA := matrixLayout(groupOf(ls, lfree), groupOf(ls, lc))
+		tb, ldb, okB := matrixLayout(groupOf(rs, rc), groupOf(rs, rfree))
+		if okA && okB && lbg.ok && rbg.ok {
+			n.gemm = &dotGemm{transA: ta, transB: tb, lda: lda, ldb: ldb, strideA: lbg.stride, strideB: rbg.stride}
+			return lhs, rhs
+		}
+	}
+	l := p.transpose(nil, lhs, slices.Concat(lb, lfree, lc))
+	r := p.transpose(nil, rhs, slices.Concat(rb, rc, rfree))
+	if k == kF32 || k == kF64 {
+		K, M, N := product(l.t.shape[len(lb)+len(lfree):]), product(l.t.shape[len(lb):len(lb)+len(lfree)]), product(r.t.shape[len(rb)+len(rc):])
+		n.gemm = &dotGemm{lda: max(1, K), ldb: max(1, N), strideA: M * K, strideB: K * N}
+	}
+	return l, r
+}
+
+func product(s []int64) int64 {
+	p := int64(1)
+	for _, d := range s {
+		p *= d
+	}
+	return p
+}
+
+// dotGeneral emits the kernel of a dot_general node.
+func (e *emitter) dotGeneral(n *node) (*ir.Func, error) {
+	if n.gemm != nil {
+		return e.gemmKernel(n), nil
+	}
+	b, outs, ins := e.newKernel(n, n.out, n.in)
+	if err := b.dotLoops(n, outs[0], ins[0], ins[1]); err != nil {
+		return nil, inContext(n.where(), err)
+	}
+	b.cur.NewRet(nil)
+	return b.f, nil
+}
+
+// gemmKernel: for each batch, rt->sgemm (or dgemm)(transA, transB, M, N,
+// K, 1, lhs + batch·strideA, lda, rhs + batch·strideB, ldb, 0, out +
+// batch·M·N, N).
+func (e *emitter) gemmKernel(n *node) *ir.Func {
+	b, rt, outs, ins := e.newKernelRT(n, n.out, n.in)
+	g := n.gemm
+	k := n.out[0].t.elem
+	field := rtSgemm
+	if k == kF64 {
+		field = rtDgemm
+	}
+	if n.b > 0 && n.m > 0 && n.n > 0 {
+		fn := b.rtField(rt, field)
+		flag := func(t bool) value.Value {
+			if t {
+				return i32(1)
+			}
+			return i32(0)
+		}
+		one, zero := floatConst(k, 1), floatConst(k, 0)
+		b.loop(n.b, func(bi value.Value) {
+			a := b.addr(k, ins[0], b.affine([]value.Value{bi}, []int64{g.strideA}, 0))
+			x := b.addr(k, ins[1], b.affine([]value.Value{bi}, []int64{g.strideB}, 0))
+			c := b.addr(k, outs[0], b.affine([]value.Value{bi}, []int64{n.m * n.n}, 0))
+			b.cur.NewCall(fn, flag(g.transA), flag(g.transB), i64(n.m), i64(n.n), i64(n.k),
+				one, a, i64(g.lda), x, i64(g.ldb), zero, c, i64(n.n))
+		})
+	}
+	b.cur.NewRet(nil)
+	return b.f
+}
+
+// dotLoops computes out[b,m,n] = Σ_k lhs[b,m,k]·rhs[b,k,n] over operands
+// in canonical layout, for the element types the GEMM does not take. The
+// innermost loop runs over n, contiguous in both rhs and out, so it
+// vectorizes without reassociating: each output element is summed over k
+// in increasing order, in the element type. For locality the result is
+// computed in tiles of dotRows rows × dotCols columns: a tile of out stays
+// in L1 while k runs, and the rhs columns of a tile stay in L2 across the
+// rows.
+func (b *fb) dotLoops(n *node, out, lhs, rhs value.Value) error {
+	if k := n.out[0].t.elem; k.isHalf() || k.isComplex() {
+		return b.dotWide(n, out, lhs, rhs) // types_ext.go
+	}
+	M, N := n.m, n.n
+	// tiles calls body for each tile start of size step over [0, total),
+	// then for the remainder.
+	tiles := func(total, step int64, body func(start value.Value, size int64)) {
+		if full := total / step; full > 0 {
+			b.loop(full, func(t value.Value) { body(b.affine([]value.Value{t}, []int64{step}, 0), step) })
+		}
+		if rest := total % step; rest > 0 {
+			body(i64(total-rest), rest)
+		}
+	}
+	b.loop(n.b, func(bi value.Value) {
+		tiles(N, dotCols, func(n0 value.Value, width int64) {
+			tiles(M, dotRows, func(m0 value.Value, rows int64) {
+				b.dotTile(n, out, lhs, rhs, bi, m0, rows, n0, width)
+			})
+		})
+	})
+	return nil
+}
+
+// The dot loops' tile size.
+const (
+	dotRows = 4
+	dotCols = 512
+)
+
+// dotTile computes rows m0 .. m0+rows-1, columns n0 .. n0+width-1 of
+// batch bi.
+func (b *fb) dotTile(n *node, out, lhs, rhs, bi, m0 value.Value, rows int64, n0 value.Value, width int64) {
+	k := n.out[0].t.elem
+	M, K, N := n.m, n.k, n.n
+	zero := scalarConst(k, 0)
+	rowOff := make([]value.Value, rows) // start of each tile row in out
+	lhsOff := make([]value.Value, rows) // start of each row in lhs
+	for r := range rows {
+		m := b.affine([]value.Value{m0}, []int64{1}, r)
+		rowOff[r] = b.affine([]value.Value{bi, m, n0}, []int64{M * N, N, 1}, 0)
+		lhsOff[r] = b.affine([]value.Value{bi, m}, []int64{M * K, K}, 0)
+	}
+	b.loop(width, func(ni value.Value) {
+		for r := range rows {
+			b.store(k, out, b.affine([]value.Value{rowOff[r], ni}, []int64{1, 1}, 0), zero)
+		}
+	})
+	b.loop(K, func(ki value.Value) {
+		a := make([]value.Value, rows)
+		for r := range rows {
+			a[r] = b.load(k, lhs, b.affine([]value.Value{lhsOff[r], ki}, []int64{1, 1}, 0))
+		}
+		rhsRow := b.affine([]value.Value{bi, ki, n0}, []int64{K * N, N, 1}, 0)
+		b.loop(width, func(ni value.Value) {
+			x := b.load(k, rhs, b.affine([]value.Value{rhsRow, ni}, []int64{1, 1}, 0))
+			for r := range rows {
+				oi := b.affine([]value.Value{rowOff[r], ni}, []int64{1, 1}, 0)
+				acc := b.load(k, out, oi)
+				var s value.Value
+				switch {
+				case k == kBool:
+					s = b.cur.NewOr(acc, b.cur.NewAnd(a[r], x))
+				case k.isFloat():
+					s = b.cur.NewFAdd(acc, b.cur.NewFMul(a[r], x))
+				default:
+					s = b.cur.NewAdd(acc, b.cur.NewMul(a[r], x))
+				}
+				b.store(k, out, oi, s)
+			}
+		})
+	})
+}

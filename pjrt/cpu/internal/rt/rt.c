@@ -1,0 +1,549 @@
+/*
+ * rt.c: the runtime of compiled Stela programs (stela_rt.h): a thread pool
+ * with parallel_for, and GEMM through a BLAS library found at run time or
+ * the plugin's own blocked kernel.
+ *
+ * Threads. A pool has threads-1 workers, started by the first parallel
+ * region that needs them, plus the thread that calls parallel_for. The
+ * pool an execution uses is bound to its thread (stela_rt_run sets a
+ * thread-local pointer), because parallel_for gets no table argument.
+ * One parallel region runs on a pool at a time: a caller takes the pool's
+ * `use` mutex with trylock, and when another execution (another device's
+ * thread) holds it, runs its loop serially instead of waiting. Chunking
+ * is static: n is cut into at most `threads` chunks of equal length (at
+ * least grain); the caller runs the first. Workers wait for work spinning
+ * briefly, then on a condition variable.
+ *
+ * GEMM. On first use the runtime dlopens libopenblas.so.0, else
+ * libopenblas.so, else libblas.so.3, and takes cblas_sgemm and cblas_dgemm
+ * from the first that has both ($STELA_CPU_BLAS=none skips the search).
+ * A BLAS call holds the pool's `use` mutex (waiting for it), so that the
+ * pool's threads and the library's never run at once, and runs with the
+ * library's thread count set to the pool's size (openblas_set_num_threads,
+ * where the library has it). Calls from inside a parallel region, and all
+ * calls when no library was found, use the runtime's own blocked kernel
+ * (packing, a 6x16 (f32) or 6x8 (f64) AVX2/FMA micro-kernel where the CPU
+ * has them, parallel over tiles of C on the pool).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "stela_rt.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define STELA_X86 1
+#define cpu_relax() _mm_pause()
+#else
+#define cpu_relax() __asm__ __volatile__("" ::: "memory")
+#endif
+
+#define MAX_THREADS 1024
+/* How long an idle worker (or a waiting caller) spins before it sleeps. */
+#define SPIN_NS 30000
+
+/* ---- Thread pool ---- */
+
+struct stela_pool {
+  int threads; /* caller included */
+  pthread_mutex_t use;
+  /* Under use: */
+  bool started, stopped;
+  int nworkers; /* workers actually running */
+  pthread_t* tids;
+
+  pthread_mutex_t mu;
+  pthread_cond_t wake; /* workers: a new job, or quit */
+  pthread_cond_t done; /* caller: the job's last chunk ended */
+  atomic_uint_fast64_t gen;
+  atomic_int pending;
+  bool quit;
+
+  /* The job, written before gen is bumped. */
+  void* ctx;
+  void (*fn)(void*, int64_t, int64_t);
+  int64_t n, chunk;
+};
+
+typedef struct worker_arg {
+  stela_pool* pool;
+  int index; /* 1 .. threads-1; the caller is 0 */
+} worker_arg;
+
+static __thread stela_pool* tls_pool; /* the pool of the execution on this thread */
+static __thread int tls_nested;       /* inside a chunk: parallel_for runs serially */
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int stela_rt_default_threads(void) {
+  const char* s = getenv("STELA_CPU_THREADS");
+  if (s != NULL && *s != '\0') {
+    char* end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno == 0 && *end == '\0' && v >= 1) return v > MAX_THREADS ? MAX_THREADS : (int)v;
+  }
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  if (n < 1) n = 1;
+  return n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+stela_pool* stela_pool_new(int threads) {
+  if (threads < 1) threads = 1;
+  if (threads > MAX_THREADS) threads = MAX_THREADS;
+  stela_pool* p = calloc(1, sizeof(*p));
+  if (p == NULL) return NULL;
+  p->threads = threads;
+  pthread_mutex_init(&p->use, NULL);
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->wake, NULL);
+  pthread_cond_init(&p->done, NULL);
+  atomic_init(&p->gen, 0);
+  atomic_init(&p->pending, 0);
+  return p;
+}
+
+static void run_chunk(stela_pool* p, int i) {
+  int64_t begin = (int64_t)i * p->chunk;
+  if (begin >= p->n) return;
+  int64_t end = begin + p->chunk;
+  if (end > p->n) end = p->n;
+  p->fn(p->ctx, begin, end);
+}
+
+static void* worker_main(void* arg) {
+  worker_arg* w = arg;
+  stela_pool* p = w->pool;
+  int index = w->index;
+  free(w);
+  tls_nested = 1; /* parallel_for from a chunk runs serially */
+  uint_fast64_t seen = 0;
+  for (;;) {
+    uint_fast64_t g = atomic_load_explicit(&p->gen, memory_order_acquire);
+    if (g == seen) {
+      int64_t until = now_ns() + SPIN_NS;
+      for (int k = 0; g == seen; k++) {
+        cpu_relax();
+        g = atomic_load_explicit(&p->gen, memory_order_acquire);
+        if ((k & 63) == 63 && now_ns() > until) break;
+      }
+    }
+    if (g == seen) {
+      pthread_mutex_lock(&p->mu);
+      while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen && !p->quit)
+        pthread_cond_wait(&p->wake, &p->mu);
+      bool quit = p->quit && g == seen;
+      pthread_mutex_unlock(&p->mu);
+      if (quit) return NULL;
+    }
+    seen = g;
+    run_chunk(p, index);
+    if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
+      pthread_mutex_lock(&p->mu);
+      pthread_cond_signal(&p->done);
+      pthread_mutex_unlock(&p->mu);
+    }
+  }
+}
+
+/* Starts the workers; called with use held. Fewer than asked (even none)
+   is not an error: the pool is just smaller. */
+static void pool_start(stela_pool* p) {
+  p->started = true;
+  if (p->threads <= 1) return;
+  p->tids = calloc((size_t)p->threads, sizeof(pthread_t));
+  if (p->tids == NULL) return;
+  /* Workers block every signal: the process's handlers (Go's, in a Go
+     program) run on its own threads. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  for (int i = 1; i < p->threads; i++) {
+    worker_arg* w = malloc(sizeof(*w));
+    if (w == NULL) break;
+    w->pool = p;
+    w->index = i;
+    if (pthread_create(&p->tids[p->nworkers], NULL, worker_main, w) != 0) {
+      free(w);
+      break;
+    }
+    p->nworkers++;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void stela_pool_stop(stela_pool* p) {
+  if (p == NULL) return;
+  pthread_mutex_lock(&p->use);
+  if (!p->stopped) {
+    p->stopped = true;
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->nworkers; i++) pthread_join(p->tids[i], NULL);
+    p->nworkers = 0;
+    free(p->tids);
+    p->tids = NULL;
+  }
+  pthread_mutex_unlock(&p->use);
+}
+
+void stela_pool_free(stela_pool* p) {
+  if (p == NULL) return;
+  stela_pool_stop(p);
+  pthread_mutex_destroy(&p->use);
+  pthread_mutex_destroy(&p->mu);
+  pthread_cond_destroy(&p->wake);
+  pthread_cond_destroy(&p->done);
+  free(p);
+}
+
+static void serial(void* ctx, void (*fn)(void*, int64_t, int64_t), int64_t n) {
+  int nested = tls_nested;
+  tls_nested = 1;
+  fn(ctx, 0, n);
+  tls_nested = nested;
+}
+
+static void parallel_for(void* ctx, void (*fn)(void* ctx, int64_t begin, int64_t end), int64_t n, int64_t grain) {
+  if (n <= 0) return;
+  if (grain < 1) grain = 1;
+  stela_pool* p = tls_pool;
+  if (p == NULL || tls_nested || p->threads <= 1 || n <= grain) {
+    serial(ctx, fn, n);
+    return;
+  }
+  if (pthread_mutex_trylock(&p->use) != 0) {
+    serial(ctx, fn, n); /* another execution has the pool */
+    return;
+  }
+  if (!p->started && !p->stopped) pool_start(p);
+  int nt = p->nworkers + 1;
+  int64_t chunk = (n + nt - 1) / nt;
+  if (chunk < grain) chunk = grain;
+  if (p->stopped || p->nworkers == 0 || chunk >= n) {
+    pthread_mutex_unlock(&p->use);
+    serial(ctx, fn, n);
+    return;
+  }
+  p->ctx = ctx;
+  p->fn = fn;
+  p->n = n;
+  p->chunk = chunk;
+  atomic_store_explicit(&p->pending, p->nworkers, memory_order_relaxed);
+  pthread_mutex_lock(&p->mu);
+  atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->mu);
+
+  tls_nested = 1;
+  run_chunk(p, 0);
+  tls_nested = 0;
+
+  if (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) {
+    int64_t until = now_ns() + SPIN_NS;
+    for (int k = 0; atomic_load_explicit(&p->pending, memory_order_acquire) > 0; k++) {
+      cpu_relax();
+      if ((k & 63) == 63 && now_ns() > until) break;
+    }
+    pthread_mutex_lock(&p->mu);
+    while (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+  }
+  pthread_mutex_unlock(&p->use);
+}
+
+int stela_rt_run(stela_pool* pool, const stela_rt* rt, stela_entry_fn entry, void* const* args, void* const* results,
+                 char err[256]) {
+  stela_pool* prev = tls_pool;
+  int nested = tls_nested;
+  tls_pool = pool;
+  tls_nested = 0;
+  int rc = entry(args, results, err, rt);
+  tls_pool = prev;
+  tls_nested = nested;
+  return rc;
+}
+
+/* ---- BLAS ---- */
+
+enum { CblasRowMajor = 101, CblasNoTrans = 111, CblasTrans = 112 };
+typedef void (*cblas_sgemm_fn)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
+                               float*, int);
+typedef void (*cblas_dgemm_fn)(int, int, int, int, int, int, double, const double*, int, const double*, int, double,
+                               double*, int);
+
+static struct {
+  pthread_once_t once;
+  const char* name;
+  cblas_sgemm_fn sgemm;
+  cblas_dgemm_fn dgemm;
+  void (*set_threads)(int);
+  pthread_mutex_t mu; /* one BLAS call (and thread-count change) at a time */
+  int threads_set;
+  bool avx2;
+  pthread_key_t pack_key;
+  bool have_key;
+  atomic_bool done; /* blas_init has run */
+} blas = {.once = PTHREAD_ONCE_INIT, .mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void pack_free(void* p) { free(p); }
+
+static void blas_search(void);
+
+static void blas_init(void) {
+  blas_search();
+  atomic_store(&blas.done, true);
+}
+
+static void blas_search(void) {
+#ifdef STELA_X86
+  __builtin_cpu_init();
+  blas.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+  blas.have_key = pthread_key_create(&blas.pack_key, pack_free) == 0;
+  const char* env = getenv("STELA_CPU_BLAS");
+  if (env != NULL && strcmp(env, "none") == 0) return;
+  static const char* const libs[] = {"libopenblas.so.0", "libopenblas.so", "libblas.so.3"};
+  for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+    void* h = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL) continue;
+    cblas_sgemm_fn s = (cblas_sgemm_fn)dlsym(h, "cblas_sgemm");
+    cblas_dgemm_fn d = (cblas_dgemm_fn)dlsym(h, "cblas_dgemm");
+    if (s == NULL || d == NULL) {
+      dlclose(h);
+      continue;
+    }
+    /* Kept loaded for the life of the process. */
+    blas.name = libs[i];
+    blas.sgemm = s;
+    blas.dgemm = d;
+    blas.set_threads = (void (*)(int))dlsym(h, "openblas_set_num_threads");
+    return;
+  }
+}
+
+int stela_rt_blas_loaded(void) { return atomic_load(&blas.done); }
+
+int stela_rt_blas(const char** name) {
+  pthread_once(&blas.once, blas_init);
+  if (name != NULL) *name = blas.name;
+  return blas.sgemm != NULL;
+}
+
+static bool fits_int(int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb, int64_t ldc) {
+  return M <= INT_MAX && N <= INT_MAX && K <= INT_MAX && lda <= INT_MAX && ldb <= INT_MAX && ldc <= INT_MAX;
+}
+
+/* Takes what a BLAS call needs: the bound pool (so that its workers are
+   idle for the call) and the library's lock; sets its thread count. */
+static stela_pool* blas_enter(void) {
+  stela_pool* p = tls_pool;
+  if (p != NULL) pthread_mutex_lock(&p->use);
+  pthread_mutex_lock(&blas.mu);
+  int want = p != NULL ? p->threads : 1;
+  if (blas.set_threads != NULL && blas.threads_set != want) {
+    blas.set_threads(want);
+    blas.threads_set = want;
+  }
+  return p;
+}
+
+static void blas_leave(stela_pool* p) {
+  pthread_mutex_unlock(&blas.mu);
+  if (p != NULL) pthread_mutex_unlock(&p->use);
+}
+
+/* ---- The runtime's own GEMM ---- */
+
+/* The size of every packing buffer: an f32 96x256 op(A) tile and 256x256
+   op(B) block (f64: 96x128 and 128x256), rt_gemm.h. */
+#define PACK_BYTES ((size_t)(96 * 256 + 256 * 256) * 4)
+
+/* Per-thread packing buffer, kept between calls (fresh pages are slow to
+   touch on some machines) and freed when the thread exits. */
+static void* pack_buffer(size_t bytes) {
+  if (!blas.have_key) return NULL;
+  size_t* b = pthread_getspecific(blas.pack_key);
+  if (b != NULL && b[0] >= bytes) return (char*)b + 64;
+  free(b);
+  pthread_setspecific(blas.pack_key, NULL);
+  void* nb = NULL;
+  if (posix_memalign(&nb, 64, bytes + 64) != 0) return NULL;
+  ((size_t*)nb)[0] = bytes;
+  pthread_setspecific(blas.pack_key, nb);
+  return (char*)nb + 64;
+}
+
+#ifdef STELA_X86
+__attribute__((target("avx2,fma"))) static void ukr_f32_avx2(int64_t kc, const float* restrict a,
+                                                              const float* restrict b, float* restrict ab) {
+  __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps(), c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
+  __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps(), c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
+  __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps(), c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
+  for (int64_t k = 0; k < kc; k++) {
+    __m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8);
+    __m256 x = _mm256_broadcast_ss(a + 0);
+    c00 = _mm256_fmadd_ps(x, b0, c00);
+    c01 = _mm256_fmadd_ps(x, b1, c01);
+    x = _mm256_broadcast_ss(a + 1);
+    c10 = _mm256_fmadd_ps(x, b0, c10);
+    c11 = _mm256_fmadd_ps(x, b1, c11);
+    x = _mm256_broadcast_ss(a + 2);
+    c20 = _mm256_fmadd_ps(x, b0, c20);
+    c21 = _mm256_fmadd_ps(x, b1, c21);
+    x = _mm256_broadcast_ss(a + 3);
+    c30 = _mm256_fmadd_ps(x, b0, c30);
+    c31 = _mm256_fmadd_ps(x, b1, c31);
+    x = _mm256_broadcast_ss(a + 4);
+    c40 = _mm256_fmadd_ps(x, b0, c40);
+    c41 = _mm256_fmadd_ps(x, b1, c41);
+    x = _mm256_broadcast_ss(a + 5);
+    c50 = _mm256_fmadd_ps(x, b0, c50);
+    c51 = _mm256_fmadd_ps(x, b1, c51);
+    a += 6;
+    b += 16;
+  }
+  _mm256_store_ps(ab + 0, c00);
+  _mm256_store_ps(ab + 8, c01);
+  _mm256_store_ps(ab + 16, c10);
+  _mm256_store_ps(ab + 24, c11);
+  _mm256_store_ps(ab + 32, c20);
+  _mm256_store_ps(ab + 40, c21);
+  _mm256_store_ps(ab + 48, c30);
+  _mm256_store_ps(ab + 56, c31);
+  _mm256_store_ps(ab + 64, c40);
+  _mm256_store_ps(ab + 72, c41);
+  _mm256_store_ps(ab + 80, c50);
+  _mm256_store_ps(ab + 88, c51);
+}
+
+__attribute__((target("avx2,fma"))) static void ukr_f64_avx2(int64_t kc, const double* restrict a,
+                                                              const double* restrict b, double* restrict ab) {
+  __m256d c00 = _mm256_setzero_pd(), c01 = _mm256_setzero_pd(), c10 = _mm256_setzero_pd(), c11 = _mm256_setzero_pd();
+  __m256d c20 = _mm256_setzero_pd(), c21 = _mm256_setzero_pd(), c30 = _mm256_setzero_pd(), c31 = _mm256_setzero_pd();
+  __m256d c40 = _mm256_setzero_pd(), c41 = _mm256_setzero_pd(), c50 = _mm256_setzero_pd(), c51 = _mm256_setzero_pd();
+  for (int64_t k = 0; k < kc; k++) {
+    __m256d b0 = _mm256_load_pd(b), b1 = _mm256_load_pd(b + 4);
+    __m256d x = _mm256_broadcast_sd(a + 0);
+    c00 = _mm256_fmadd_pd(x, b0, c00);
+    c01 = _mm256_fmadd_pd(x, b1, c01);
+    x = _mm256_broadcast_sd(a + 1);
+    c10 = _mm256_fmadd_pd(x, b0, c10);
+    c11 = _mm256_fmadd_pd(x, b1, c11);
+    x = _mm256_broadcast_sd(a + 2);
+    c20 = _mm256_fmadd_pd(x, b0, c20);
+    c21 = _mm256_fmadd_pd(x, b1, c21);
+    x = _mm256_broadcast_sd(a + 3);
+    c30 = _mm256_fmadd_pd(x, b0, c30);
+    c31 = _mm256_fmadd_pd(x, b1, c31);
+    x = _mm256_broadcast_sd(a + 4);
+    c40 = _mm256_fmadd_pd(x, b0, c40);
+    c41 = _mm256_fmadd_pd(x, b1, c41);
+    x = _mm256_broadcast_sd(a + 5);
+    c50 = _mm256_fmadd_pd(x, b0, c50);
+    c51 = _mm256_fmadd_pd(x, b1, c51);
+    a += 6;
+    b += 8;
+  }
+  _mm256_store_pd(ab + 0, c00);
+  _mm256_store_pd(ab + 4, c01);
+  _mm256_store_pd(ab + 8, c10);
+  _mm256_store_pd(ab + 12, c11);
+  _mm256_store_pd(ab + 16, c20);
+  _mm256_store_pd(ab + 20, c21);
+  _mm256_store_pd(ab + 24, c30);
+  _mm256_store_pd(ab + 28, c31);
+  _mm256_store_pd(ab + 32, c40);
+  _mm256_store_pd(ab + 36, c41);
+  _mm256_store_pd(ab + 40, c50);
+  _mm256_store_pd(ab + 44, c51);
+}
+#endif
+
+/* The generic parts, once per element type. */
+#define T float
+#define SFX f32
+#define NR 16
+#define UKR_AVX2 ukr_f32_avx2
+#include "rt_gemm.h"
+#undef T
+#undef SFX
+#undef NR
+#undef UKR_AVX2
+
+#define T double
+#define SFX f64
+#define NR 8
+#define UKR_AVX2 ukr_f64_avx2
+#include "rt_gemm.h"
+#undef T
+#undef SFX
+#undef NR
+#undef UKR_AVX2
+
+void stela_sgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                     int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  pthread_once(&blas.once, blas_init);
+  gemm_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void stela_dgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
+                     int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc) {
+  pthread_once(&blas.once, blas_init);
+  gemm_f64(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+static void rt_sgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                     int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (M <= 0 || N <= 0) return;
+  pthread_once(&blas.once, blas_init);
+  if (K <= 0 || blas.sgemm == NULL || tls_nested || !fits_int(M, N, K, lda, ldb, ldc)) {
+    gemm_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  stela_pool* p = blas_enter();
+  blas.sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans, (int)M, (int)N,
+             (int)K, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+  blas_leave(p);
+}
+
+static void rt_dgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
+                     int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc) {
+  if (M <= 0 || N <= 0) return;
+  pthread_once(&blas.once, blas_init);
+  if (K <= 0 || blas.dgemm == NULL || tls_nested || !fits_int(M, N, K, lda, ldb, ldc)) {
+    gemm_f64(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  stela_pool* p = blas_enter();
+  blas.dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans, (int)M, (int)N,
+             (int)K, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+  blas_leave(p);
+}
+
+void stela_rt_init(stela_rt* rt, int threads) {
+  memset(rt, 0, sizeof(*rt));
+  rt->version = STELA_RT_VERSION;
+  rt->num_threads = threads < 1 ? 1 : threads;
+  rt->parallel_for = parallel_for;
+  rt->sgemm = rt_sgemm;
+  rt->dgemm = rt_dgemm;
+}

@@ -1,0 +1,284 @@
+// Package rt holds the runtime of compiled Stela programs (stela_rt.h:
+// the ABI version 2 table, the thread pool, GEMM) as C source. The plugin
+// build embeds the same files (Sources), and cgo builds them into this
+// package, so that tests can run compiled programs (and the GEMM routines)
+// on the very runtime the plugin uses.
+package rt
+
+/*
+#cgo CFLAGS: -O2 -D_GNU_SOURCE
+#cgo LDFLAGS: -ldl -lpthread
+#include <stdlib.h>
+#include "stela_rt.h"
+
+typedef struct runtime {
+	stela_rt table;
+	stela_pool* pool;
+} runtime;
+
+static runtime* rt_new(int threads) {
+	runtime* r = calloc(1, sizeof(*r));
+	if (r == NULL) return NULL;
+	r->pool = stela_pool_new(threads);
+	if (r->pool == NULL) {
+		free(r);
+		return NULL;
+	}
+	stela_rt_init(&r->table, threads);
+	return r;
+}
+
+static void rt_free(runtime* r) {
+	stela_pool_free(r->pool);
+	free(r);
+}
+
+static int rt_call(runtime* r, void* entry, void** args, void** results, char* err) {
+	return stela_rt_run(r->pool, &r->table, (stela_entry_fn)entry, (void* const*)args, (void* const*)results, err);
+}
+
+static const char* rt_blas(int* ok) {
+	const char* name = NULL;
+	*ok = stela_rt_blas(&name);
+	return name;
+}
+
+typedef struct gemm_args {
+	int own, f64, ta, tb;
+	int64_t M, N, K, lda, ldb, ldc;
+	double alpha, beta;
+	void *A, *B, *C;
+} gemm_args;
+
+static int gemm_entry_impl(void* const* args, void* const* results, char err[256], const stela_rt* rt) {
+	gemm_args* g = args[0];
+	(void)results;
+	(void)err;
+	if (g->f64) {
+		if (g->own)
+			stela_dgemm_own(g->ta, g->tb, g->M, g->N, g->K, g->alpha, g->A, g->lda, g->B, g->ldb, g->beta, g->C, g->ldc);
+		else
+			rt->dgemm(g->ta, g->tb, g->M, g->N, g->K, g->alpha, g->A, g->lda, g->B, g->ldb, g->beta, g->C, g->ldc);
+	} else {
+		if (g->own)
+			stela_sgemm_own(g->ta, g->tb, g->M, g->N, g->K, (float)g->alpha, g->A, g->lda, g->B, g->ldb, (float)g->beta,
+			                g->C, g->ldc);
+		else
+			rt->sgemm(g->ta, g->tb, g->M, g->N, g->K, (float)g->alpha, g->A, g->lda, g->B, g->ldb, (float)g->beta, g->C,
+			          g->ldc);
+	}
+	return 0;
+}
+
+static int rt_gemm(runtime* r, gemm_args* g) {
+	void* args[1] = {g};
+	char err[256];
+	return stela_rt_run(r->pool, &r->table, gemm_entry_impl, args, args, err);
+}
+
+// A parallel_for body for tests: marks out[i] = i+1 and counts chunks.
+typedef struct pf_ctx {
+	int64_t* out;
+	int64_t chunks;
+	int64_t min_len;
+	int64_t nested_n;
+	const stela_rt* rt;
+} pf_ctx;
+
+static void pf_inner(void* ctx, int64_t b, int64_t e) {
+	pf_ctx* c = ctx;
+	for (int64_t i = b; i < e; i++) __atomic_add_fetch(&c->out[i], 1000, __ATOMIC_RELAXED);
+}
+
+static void pf_body(void* ctx, int64_t b, int64_t e) {
+	pf_ctx* c = ctx;
+	__atomic_add_fetch(&c->chunks, 1, __ATOMIC_RELAXED);
+	int64_t len = e - b, cur = __atomic_load_n(&c->min_len, __ATOMIC_RELAXED);
+	while (len < cur && !__atomic_compare_exchange_n(&c->min_len, &cur, len, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+	}
+	for (int64_t i = b; i < e; i++) c->out[i] += i + 1;
+	if (c->nested_n > 0) c->rt->parallel_for(ctx, pf_inner, c->nested_n, 1);
+}
+
+static int pf_entry_impl(void* const* args, void* const* results, char err[256], const stela_rt* rt) {
+	pf_ctx* c = args[0];
+	int64_t n = *(int64_t*)args[1], grain = *(int64_t*)args[2];
+	(void)results;
+	(void)err;
+	c->rt = rt;
+	rt->parallel_for(c, pf_body, n, grain);
+	return 0;
+}
+
+static void* pf_entry(void) { return (void*)pf_entry_impl; }
+
+// Direct calls of the BLAS library, for benchmarks' baselines.
+#include <dlfcn.h>
+typedef void (*direct_sgemm_fn)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
+                                 float*, int);
+static direct_sgemm_fn direct_sgemm;
+static int direct_open(void) {
+	if (direct_sgemm != NULL) return 1;
+	void* h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) return 0;
+	direct_sgemm = (direct_sgemm_fn)dlsym(h, "cblas_sgemm");
+	return direct_sgemm != NULL;
+}
+static void direct_batch(int batch, int M, int N, int K, float* A, float* B, float* C) {
+	for (int b = 0; b < batch; b++)
+		direct_sgemm(101, 111, 111, M, N, K, 1.0f, A + (size_t)b * M * K, K, B + (size_t)b * K * N, N, 0.0f,
+		             C + (size_t)b * M * N, N);
+}
+*/
+import "C"
+
+import (
+	"embed"
+	"errors"
+	"sync"
+	"unsafe"
+)
+
+// Sources are the runtime's C files (rt.c, rt_gemm.h, stela_rt.h), which
+// the plugin build compiles with its own.
+//
+//go:embed rt.c rt_gemm.h stela_rt.h
+var Sources embed.FS
+
+// Runtime is a runtime table with its own thread pool.
+type Runtime struct {
+	r *C.runtime
+}
+
+// New makes a runtime with a pool of the given number of threads
+// (including the caller).
+func New(threads int) (*Runtime, error) {
+	r := C.rt_new(C.int(threads))
+	if r == nil {
+		return nil, errors.New("rt: out of memory")
+	}
+	return &Runtime{r: r}, nil
+}
+
+var def struct {
+	once sync.Once
+	rt   *Runtime
+}
+
+// Default returns a process-wide runtime whose pool has the plugin's
+// default size ($STELA_CPU_THREADS, else the number of online CPUs). It is
+// never closed.
+func Default() *Runtime {
+	def.once.Do(func() {
+		r, err := New(DefaultThreads())
+		if err != nil {
+			panic(err)
+		}
+		def.rt = r
+	})
+	return def.rt
+}
+
+// DefaultThreads is the plugin's default pool size.
+func DefaultThreads() int { return int(C.stela_rt_default_threads()) }
+
+// Close joins the pool's threads and frees the runtime.
+func (r *Runtime) Close() {
+	if r.r != nil {
+		C.rt_free(r.r)
+		r.r = nil
+	}
+}
+
+// Stop joins the pool's threads (as PJRT_Client_Destroy does); the
+// runtime then runs everything serially.
+func (r *Runtime) Stop() { C.stela_pool_stop(r.r.pool) }
+
+// Threads is the table's num_threads.
+func (r *Runtime) Threads() int { return int(r.r.table.num_threads) }
+
+// Call runs a compiled program's stela_entry (entry, a C function pointer)
+// with this runtime bound to the calling thread. args, results and err
+// must point to C memory.
+func (r *Runtime) Call(entry, args, results, err unsafe.Pointer) int {
+	return int(C.rt_call(r.r, entry, (*unsafe.Pointer)(args), (*unsafe.Pointer)(results), (*C.char)(err)))
+}
+
+// BLAS reports the BLAS library the GEMM routines use ("" and false when
+// none was found or STELA_CPU_BLAS=none).
+func BLAS() (string, bool) {
+	var ok C.int
+	name := C.rt_blas(&ok)
+	if name == nil {
+		return "", ok != 0
+	}
+	return C.GoString(name), ok != 0
+}
+
+// Gemm runs the table's sgemm or dgemm (with own, the runtime's own
+// kernel) from inside an entry call (so on the pool) on float32 or float64
+// matrices in C memory: C = alpha·op(A)·op(B) + beta·C.
+func (r *Runtime) Gemm(f64, own, ta, tb bool, M, N, K int64, alpha float64, A unsafe.Pointer, lda int64,
+	B unsafe.Pointer, ldb int64, beta float64, Cm unsafe.Pointer, ldc int64) {
+	b := func(v bool) C.int {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	g := (*C.gemm_args)(C.calloc(1, C.size_t(unsafe.Sizeof(C.gemm_args{}))))
+	defer C.free(unsafe.Pointer(g))
+	g.own, g.f64, g.ta, g.tb = b(own), b(f64), b(ta), b(tb)
+	g.M, g.N, g.K, g.lda, g.ldb, g.ldc = C.int64_t(M), C.int64_t(N), C.int64_t(K), C.int64_t(lda), C.int64_t(ldb), C.int64_t(ldc)
+	g.alpha, g.beta = C.double(alpha), C.double(beta)
+	g.A, g.B, g.C = A, B, Cm
+	C.rt_gemm(r.r, g)
+}
+
+// ParallelForProbe runs parallel_for(n, grain) from inside an entry call
+// (so with the pool bound) over a body that adds i+1 to out[i] (out is n
+// int64s in C memory), and, when nested > 0, makes a nested parallel_for
+// of nested iterations from each chunk. It returns the number of chunks
+// and the shortest chunk's length.
+func (r *Runtime) ParallelForProbe(out unsafe.Pointer, n, grain, nested int64) (chunks, minLen int64) {
+	ctx := (*C.pf_ctx)(C.calloc(1, C.size_t(unsafe.Sizeof(C.pf_ctx{}))))
+	defer C.free(unsafe.Pointer(ctx))
+	ctx.out = (*C.int64_t)(out)
+	ctx.min_len = C.int64_t(1 << 62)
+	ctx.nested_n = C.int64_t(nested)
+	args := (*[3]unsafe.Pointer)(C.calloc(3, C.size_t(unsafe.Sizeof(uintptr(0)))))
+	defer C.free(unsafe.Pointer(args))
+	ints := (*[2]C.int64_t)(C.calloc(2, 8))
+	defer C.free(unsafe.Pointer(ints))
+	ints[0], ints[1] = C.int64_t(n), C.int64_t(grain)
+	args[0], args[1], args[2] = unsafe.Pointer(ctx), unsafe.Pointer(&ints[0]), unsafe.Pointer(&ints[1])
+	errBuf := C.calloc(256, 1)
+	defer C.free(errBuf)
+	r.Call(C.pf_entry(), unsafe.Pointer(args), unsafe.Pointer(args), errBuf)
+	return int64(ctx.chunks), int64(ctx.min_len)
+}
+
+// Malloc returns n bytes of 64-byte aligned C memory (for tests and
+// benchmarks: the runtime's functions take C pointers only).
+func Malloc(n int) unsafe.Pointer {
+	var p unsafe.Pointer
+	if C.posix_memalign(&p, 64, C.size_t(max(n, 64))) != 0 {
+		panic("rt: out of memory")
+	}
+	return p
+}
+
+// Free frees what Malloc returned.
+func Free(p unsafe.Pointer) { C.free(p) }
+
+// DirectSgemm calls libopenblas.so.0's cblas_sgemm directly (no runtime in
+// between), batch times: C[b] = A[b]·B[b], row-major, float32 in C memory.
+// It is the baseline of the GEMM benchmarks; false when the library is
+// missing.
+func DirectSgemm(batch, M, N, K int, A, B, Cm unsafe.Pointer) bool {
+	if C.direct_open() == 0 {
+		return false
+	}
+	C.direct_batch(C.int(batch), C.int(M), C.int(N), C.int(K), (*C.float)(A), (*C.float)(B), (*C.float)(Cm))
+	return true
+}

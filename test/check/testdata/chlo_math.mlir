@@ -1,0 +1,92 @@
+// chlo's elementwise functions that JAX emits (erf, erfc, lgamma,
+// digamma, erf_inv, tan, the hyperbolic and inverse trigonometric
+// functions), in f32 and f64.
+// Expected values: mpmath, correctly rounded to the type; the tolerance
+// leaves room for implementations that are a few ULP off.
+func.func @main() {
+  %x0 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -1.250000000e+00, 3.000000000e+00]> : tensor<4xf32>
+  %r0 = chlo.erf %x0 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r0, dense<[0.000000000e+00, 5.204998851e-01, -9.229001403e-01, 9.999778867e-01]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x1 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -1.250000000e+00, 3.000000000e+00]> : tensor<4xf32>
+  %r1 = chlo.erfc %x1 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r1, dense<[1.000000000e+00, 4.795001149e-01, 1.922900081e+00, 2.209049671e-05]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x2 = stablehlo.constant dense<[5.000000000e-01, 3.000000000e+00, 1.050000000e+01, -2.500000000e+00]> : tensor<4xf32>
+  %r2 = chlo.lgamma %x2 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r2, dense<[5.723649263e-01, 6.931471825e-01, 1.394062519e+01, -5.624371767e-02]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x3 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -1.000000000e+00, 1.500000000e+00]> : tensor<4xf32>
+  %r3 = chlo.tan %x3 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r3, dense<[0.000000000e+00, 5.463024974e-01, -1.557407737e+00, 1.410142040e+01]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x4 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -2.000000000e+00, 3.000000000e+00]> : tensor<4xf32>
+  %r4 = chlo.sinh %x4 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r4, dense<[0.000000000e+00, 5.210952759e-01, -3.626860380e+00, 1.001787472e+01]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x5 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -2.000000000e+00, 3.000000000e+00]> : tensor<4xf32>
+  %r5 = chlo.cosh %x5 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r5, dense<[1.000000000e+00, 1.127625942e+00, 3.762195587e+00, 1.006766224e+01]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x6 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -7.500000000e-01, 1.000000000e+00]> : tensor<4xf32>
+  %r6 = chlo.asin %x6 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r6, dense<[0.000000000e+00, 5.235987902e-01, -8.480620980e-01, 1.570796371e+00]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x7 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -7.500000000e-01, 1.000000000e+00]> : tensor<4xf32>
+  %r7 = chlo.acos %x7 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r7, dense<[1.570796371e+00, 1.047197580e+00, 2.418858290e+00, 0.000000000e+00]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x8 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -2.000000000e+00, 1.000000000e+02]> : tensor<4xf32>
+  %r8 = chlo.atan %x8 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r8, dense<[0.000000000e+00, 4.636476040e-01, -1.107148767e+00, 1.560796618e+00]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x9 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -2.000000000e+00, 1.000000000e+02]> : tensor<4xf32>
+  %r9 = chlo.asinh %x9 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r9, dense<[0.000000000e+00, 4.812118113e-01, -1.443635464e+00, 5.298342228e+00]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x10 = stablehlo.constant dense<[1.000000000e+00, 1.500000000e+00, 2.000000000e+00, 1.000000000e+02]> : tensor<4xf32>
+  %r10 = chlo.acosh %x10 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r10, dense<[0.000000000e+00, 9.624236226e-01, 1.316957951e+00, 5.298292160e+00]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x11 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -7.500000000e-01, 2.500000000e-01]> : tensor<4xf32>
+  %r11 = chlo.atanh %x11 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r11, dense<[0.000000000e+00, 5.493061543e-01, -9.729550481e-01, 2.554128170e-01]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x12 = stablehlo.constant dense<[0.000000000e+00, 5.000000000e-01, -7.500000000e-01, 9.990000129e-01]> : tensor<4xf32>
+  %r12 = chlo.erf_inv %x12 : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %r12, dense<[0.000000000e+00, 4.769362807e-01, -8.134198189e-01, 2.326756239e+00]> : tensor<4xf32>, tolerance = 1.0e-05
+  %x13 = stablehlo.constant dense<[0.0, 0.5, -1.25, 3.0]> : tensor<4xf64>
+  %r13 = chlo.erf %x13 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r13, dense<[0.0, 0.5204998778130465, -0.9229001282564583, 0.9999779095030014]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x14 = stablehlo.constant dense<[0.0, 0.5, -1.25, 3.0]> : tensor<4xf64>
+  %r14 = chlo.erfc %x14 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r14, dense<[1.0, 0.4795001221869535, 1.9229001282564582, 2.209049699858544e-05]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x15 = stablehlo.constant dense<[0.5, 3.0, 10.5, -2.5]> : tensor<4xf64>
+  %r15 = chlo.lgamma %x15 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r15, dense<[0.5723649429247001, 0.6931471805599453, 13.940625219403763, -0.056243716497674054]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x16 = stablehlo.constant dense<[0.0, 0.5, -1.0, 1.5]> : tensor<4xf64>
+  %r16 = chlo.tan %x16 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r16, dense<[0.0, 0.5463024898437905, -1.5574077246549023, 14.101419947171719]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x17 = stablehlo.constant dense<[0.0, 0.5, -2.0, 3.0]> : tensor<4xf64>
+  %r17 = chlo.sinh %x17 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r17, dense<[0.0, 0.5210953054937474, -3.6268604078470186, 10.017874927409903]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x18 = stablehlo.constant dense<[0.0, 0.5, -2.0, 3.0]> : tensor<4xf64>
+  %r18 = chlo.cosh %x18 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r18, dense<[1.0, 1.1276259652063807, 3.7621956910836314, 10.067661995777765]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x19 = stablehlo.constant dense<[0.0, 0.5, -0.75, 1.0]> : tensor<4xf64>
+  %r19 = chlo.asin %x19 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r19, dense<[0.0, 0.5235987755982989, -0.848062078981481, 1.5707963267948966]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x20 = stablehlo.constant dense<[0.0, 0.5, -0.75, 1.0]> : tensor<4xf64>
+  %r20 = chlo.acos %x20 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r20, dense<[1.5707963267948966, 1.0471975511965979, 2.4188584057763776, 0.0]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x21 = stablehlo.constant dense<[0.0, 0.5, -2.0, 100.0]> : tensor<4xf64>
+  %r21 = chlo.atan %x21 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r21, dense<[0.0, 0.4636476090008061, -1.1071487177940904, 1.5607966601082315]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x22 = stablehlo.constant dense<[0.0, 0.5, -2.0, 100.0]> : tensor<4xf64>
+  %r22 = chlo.asinh %x22 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r22, dense<[0.0, 0.48121182505960347, -1.4436354751788103, 5.298342365610589]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x23 = stablehlo.constant dense<[1.0, 1.5, 2.0, 100.0]> : tensor<4xf64>
+  %r23 = chlo.acosh %x23 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r23, dense<[0.0, 0.9624236501192069, 1.3169578969248168, 5.298292365610485]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x24 = stablehlo.constant dense<[0.0, 0.5, -0.75, 0.25]> : tensor<4xf64>
+  %r24 = chlo.atanh %x24 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r24, dense<[0.0, 0.5493061443340549, -0.9729550745276566, 0.25541281188299536]> : tensor<4xf64>, tolerance = 1.0e-12
+  %x25 = stablehlo.constant dense<[0.0, 0.5, -0.75, 0.999]> : tensor<4xf64>
+  %r25 = chlo.erf_inv %x25 : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %r25, dense<[0.0, 0.4769362762044699, -0.8134198475976185, 2.3267537655135246]> : tensor<4xf64>, tolerance = 1.0e-12
+  %dg_f32_x = stablehlo.constant dense<[1.000000000e+00, 5.000000000e-01, 2.500000000e+00, -2.250000000e+00]> : tensor<4xf32>
+  %dg_f32 = chlo.digamma %dg_f32_x : tensor<4xf32> -> tensor<4xf32>
+  check.expect_almost_eq_const %dg_f32, dense<[-5.772156715e-01, -1.963510036e+00, 7.031566501e-01, 4.158583641e+00]> : tensor<4xf32>, tolerance = 1.0e-05
+  %dg_f64_x = stablehlo.constant dense<[1.0, 0.5, 2.5, -2.25]> : tensor<4xf64>
+  %dg_f64 = chlo.digamma %dg_f64_x : tensor<4xf64> -> tensor<4xf64>
+  check.expect_almost_eq_const %dg_f64, dense<[-0.5772156649015329, -1.9635100260214235, 0.7031566406452432, 4.158583564657972]> : tensor<4xf64>, tolerance = 1.0e-12
+  return
+}
