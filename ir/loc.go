@@ -132,22 +132,34 @@ type pcLoc struct {
 // skipping a fixed count, because inlining and wrappers change the count.
 // What each program counter resolves to is interned, so capture is cheap.
 func CallerLoc() Loc {
+	// The user's frame is usually within a few frames of an op function:
+	// unwinding costs per frame, so look at 8 first (eager dispatch calls
+	// this on every op) and at 64 only when they are all Stela's.
 	var pcs [64]uintptr
-	n := goruntime.Callers(2, pcs[:])
-	for _, pc := range pcs[:n] {
+	n := goruntime.Callers(2, pcs[:8])
+	if l, ok := firstUserLoc(pcs[:n]); ok || n < 8 {
+		return l
+	}
+	n = goruntime.Callers(2, pcs[:])
+	l, _ := firstUserLoc(pcs[:n])
+	return l
+}
+
+func firstUserLoc(pcs []uintptr) (Loc, bool) {
+	for _, pc := range pcs {
 		if l, ok := locCache.Load(pc); ok {
 			if pl := l.(pcLoc); pl.user {
-				return pl.loc
+				return pl.loc, true
 			}
 			continue
 		}
 		pl := resolvePC(pc)
 		locCache.Store(pc, pl)
 		if pl.user {
-			return pl.loc
+			return pl.loc, true
 		}
 	}
-	return UnknownLoc
+	return UnknownLoc, false
 }
 
 // resolvePC expands one return address (with its inlined frames) and

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -127,36 +126,6 @@ func TestDifferentialShuffled(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 11))
 		f := randomFunc(r)
 		checkSameOpts(t, f, randomArgs(r, f), Options{VerifyEach: true, Shuffle: true, CheckDeterminism: true, ReproDir: t.TempDir()})
-	}
-}
-
-func TestDifferentialExamples(t *testing.T) {
-	for _, ex := range examples.All() {
-		t.Run(ex.Name(), func(t *testing.T) {
-			tr, err := examples.Trace(ex)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var args []*ir.Literal
-			if ex.Name() != "gpt2-small" {
-				for _, in := range ex.Inputs(1) {
-					args = append(args, in.Literal())
-				}
-			}
-			f := tr.Func
-			n0 := countOps(f)
-			if ex.Name() == "gpt2-small" {
-				// The reference evaluator needs minutes for it: check that
-				// the pipeline runs and verifies, and compare only the small configs.
-				m := &ir.Module{Funcs: []*ir.Func{f}}
-				if _, err := Run(m, Default, Options{VerifyEach: true, ReproDir: t.TempDir()}); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				checkSame(t, f, args)
-			}
-			t.Logf("%s: %d ops before the default pipeline, %d after", ex.Name(), n0, countOps(f))
-		})
 	}
 }
 

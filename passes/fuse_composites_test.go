@@ -1,10 +1,11 @@
-package passes
+package passes_test
 
 import (
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
 )
 
 // TestFuseTransformer runs the GPT-2 block through
@@ -34,11 +35,11 @@ func TestFuseTransformer(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, top := countAllOps(f), len(f.Body)
-	pipe, err := ParsePipeline("canonicalize,cse,fuse-composites,dce")
+	pipe, err := passes.ParsePipeline("canonicalize,cse,fuse-composites,dce")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(&ir.Module{Funcs: []*ir.Func{f}}, pipe, Options{VerifyEach: true, CheckDeterminism: true, ReproDir: t.TempDir()})
+	res, err := passes.Run(&ir.Module{Funcs: []*ir.Func{f}}, pipe, passes.Options{VerifyEach: true, CheckDeterminism: true, ReproDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestFuseTransformer(t *testing.T) {
 		}
 	}
 	text := f.String()
-	again, err := Run(&ir.Module{Funcs: []*ir.Func{f}}, []*Pass{FuseComposites}, Options{VerifyEach: true})
+	again, err := passes.Run(&ir.Module{Funcs: []*ir.Func{f}}, []*passes.Pass{passes.FuseComposites}, passes.Options{VerifyEach: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,8 +32,11 @@ func init() {
 		{"opt", "[-p PIPELINE] [--print-after-all|--print-changed] [--locations] [--dump-dir DIR] [--time-passes] FILE.sir | --reproduce FILE", "run a pass pipeline on Stela IR and print the result", runOpt},
 		{"passes", "", "list the passes with their doc lines and the default pipeline", runPasses},
 		{"run", "FILE.mlir [--input file.npy ...] [--devices N] [--plugin NAME|PATH] | --example NAME", "compile and run StableHLO on a PJRT plugin and print the results", runRun},
+		{"bench", "[--json|--markdown] [--workload W1,W2,W3,W5,W6] [--runs N] [--device NAME] [--torch]", "run the benchmark workloads (docs/performance.md), optionally next to PyTorch", runBench},
 		{"check", "FILE.mlir [--plugin NAME|PATH]", "run a StableHLO file with check.* expectations; exit 0 ok, 1 failed, 2 rejected", runCheck},
-		{"devices", "[--plugin NAME|PATH] [--devices N]", "list a plugin's devices", runDevices},
+		{"demo", "[--device NAME] [--runs N] [EXAMPLE ...]", "run the built-in examples eagerly and compiled, check them against the reference evaluator, print timings", runDemo},
+		{"devices", "[--plugin NAME|PATH] [--devices N]", "list the PJRT platforms found (or one plugin's devices) and why others are not usable", runDevices},
+		{"hash", "FILE.sir|FILE.mlir | --example NAME [--device NAME] [--pipeline P]", "print the program hash the runtime's executable cache uses for a program", runHash},
 		{"plugin", "path", "build the Stela CPU plugin if needed and print its path", runPlugin},
 		{"help", "", "print this help", runHelp},
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/stela-ml/stela/runtime"
 	"io"
 	"path/filepath"
 	"strings"
@@ -68,6 +69,9 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *plugin == "" && *n == 0 {
+		return listPlatforms(stdout)
+	}
 	c, err := openClient(*plugin, *n)
 	if err != nil {
 		return err
@@ -79,5 +83,26 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	for _, d := range c.Devices() {
 		fmt.Fprintf(stdout, "  device %d: %s (process %d, addressable %v)\n", d.ID(), d.Kind(), d.ProcessIndex(), d.IsAddressable())
 	}
+	return nil
+}
+
+// listPlatforms prints every PJRT platform the runtime can resolve by name
+// (Stela's CPU plugin, cuda, tpu), with its devices or why it is not
+// usable.
+func listPlatforms(stdout io.Writer) error {
+	for _, p := range runtime.Platforms() {
+		switch {
+		case p.Err == nil:
+			fmt.Fprintf(stdout, "%s: %s (%s)\n", p.Name, p.Version, p.Path)
+			for _, d := range p.Devices {
+				fmt.Fprintf(stdout, "  %s\n", d)
+			}
+		case p.Path != "":
+			fmt.Fprintf(stdout, "%s: not usable: plugin %s: %v\n", p.Name, p.Path, p.Err)
+		default:
+			fmt.Fprintf(stdout, "%s: not found: %v\n", p.Name, p.Err)
+		}
+	}
+	fmt.Fprintf(stdout, "host: the reference evaluator (ir.Eval)\n")
 	return nil
 }

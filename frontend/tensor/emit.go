@@ -1,10 +1,12 @@
 package tensor
 
 import (
+	binenc "encoding/binary"
 	"errors"
 	"fmt"
 
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/runtime"
 )
 
 // emit is the one place where op functions make instructions. It records
@@ -42,6 +44,9 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 	if err != nil {
 		panic(ir.Errorf(loc, name, "%v", err))
 	}
+	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 && op != ir.OpConstant {
+		return eagerFast(r, loc, op, args, attr)
+	}
 	g := newTracer(name, false)
 	outs := record(g, loc, op, args, attr, regions)
 	g.fn.Return(outs...)
@@ -65,6 +70,72 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 		res[i] = FromBuffer(b)
 	}
 	return res
+}
+
+// eagerFast dispatches an eager op through the device's one-op program
+// cache: the key (op, attributes, operand types) is all a cache hit costs;
+// the one-op function is built only on a miss. The operands are the
+// function's parameters in order, so the cached program fits any call
+// with the same key.
+func eagerFast(r runtime.OpRunner, loc ir.Loc, op ir.Op, args []*Tensor, attr any) []*Tensor {
+	var kb [128]byte
+	key := appendOpKey(kb[:0], op, attr, args)
+	var bufArr [4]Buffer
+	bufs := bufArr[:0]
+	for _, a := range args {
+		bufs = append(bufs, a.buf)
+	}
+	rs, found, err := r.RunOp(key, bufs, loc)
+	if err == nil && !found {
+		var f *ir.Func
+		if f, err = oneOpFunc(loc, op, args, attr); err == nil {
+			if err = r.AddOp(key, f); err == nil {
+				rs, found, err = r.RunOp(key, bufs, loc)
+			}
+		}
+		if err == nil && !found {
+			err = fmt.Errorf("internal error: device lost the program it compiled")
+		}
+	}
+	if err != nil {
+		panic(located(err, loc, op.String()))
+	}
+	res := make([]*Tensor, len(rs))
+	for i, b := range rs {
+		res[i] = FromBuffer(b)
+	}
+	return res
+}
+
+// oneOpFunc is op as a function of its operands, one parameter each.
+func oneOpFunc(loc ir.Loc, op ir.Op, args []*Tensor, attr any) (*ir.Func, error) {
+	f := ir.NewFunc(op.String())
+	vals := make([]*ir.Value, len(args))
+	for i, a := range args {
+		vals[i] = f.AddParam(a.typ, loc)
+	}
+	outs, err := f.Emit(loc, op, vals, attr)
+	if err != nil {
+		return nil, err
+	}
+	f.Return(outs...)
+	return f, nil
+}
+
+// appendOpKey encodes what determines a one-op program: the op, its
+// attributes and the operand types.
+func appendOpKey(key []byte, op ir.Op, attr any, args []*Tensor) []byte {
+	key = append(key, byte(op), byte(op>>8), byte(len(args)))
+	for _, a := range args {
+		key = append(key, byte(a.typ.DType), byte(len(a.typ.Shape)))
+		for _, d := range a.typ.Shape {
+			key = binenc.AppendUvarint(key, uint64(d))
+		}
+	}
+	if attr != nil {
+		key = fmt.Appendf(key, "%+v", attr)
+	}
+	return key
 }
 
 // record appends one instruction to tr's function; operands that are not

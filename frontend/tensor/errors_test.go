@@ -34,7 +34,11 @@ func TestErrorsAtCallSite(t *testing.T) {
 			While(func(s []*Tensor) *Tensor { return s[0] }, // want `while: cond returns si32\[\], want i1\[\]`
 				func(s []*Tensor) []*Tensor { return s }, Scalar(int32(0)))
 		},
-		func() { CustomCall(ir.CustomCallAttr{Target: "stela.nope", ResultTypes: []ir.Type{x.Type()}}, x) }, // want `custom_call: target "stela.nope" has no reference evaluation`
+		func() {
+			h := x.To("host")
+			CustomCall(ir.CustomCallAttr{Target: "stela.nope", ResultTypes: []ir.Type{x.Type()}}, h) // want `custom_call: target "stela.nope" has no reference evaluation`
+		},
+		func() { CustomCall(ir.CustomCallAttr{Target: "stela.nope", ResultTypes: []ir.Type{x.Type()}}, x) }, // want `custom_call: compile @custom_call on cpu: .*stela\.nope`
 	}
 	errs := make([]error, len(cases))
 	for k, c := range cases {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/runtime"
 )
 
 // Tensor is an n-dimensional array. It is either concrete (its values live
@@ -87,9 +88,41 @@ func (t *Tensor) Literal() *ir.Literal {
 	}
 	l, err := t.buf.Literal()
 	if err != nil {
-		panic(fail("literal", "%v", err))
+		// A failed computation's error is located at the op that failed.
+		panic(located(err, ir.CallerLoc(), "literal"))
 	}
 	return l
+}
+
+// Array returns a copy of a concrete tensor's values as a flat Go slice in
+// row-major order: []float32 for f32, []int64 for si64, []bool for i1,
+// []ir.Float16 for f16 and so on. Like every host read, it waits for the
+// computation and panics with its located error if it failed.
+func (t *Tensor) Array() any { return t.Literal().Data }
+
+// Err waits for a concrete tensor's computation and returns its error, if
+// it failed (a located *ir.Error); nil for traced tensors. Reads panic
+// with the same error.
+func (t *Tensor) Err() error {
+	if t == nil || t.buf == nil {
+		return nil
+	}
+	if e, ok := t.buf.(interface{ Err() error }); ok {
+		return e.Err()
+	}
+	return nil
+}
+
+// Free releases a concrete tensor's device memory now, rather than when
+// the tensor is collected. Using t afterwards is an error. Free on a
+// traced tensor does nothing.
+func (t *Tensor) Free() {
+	if t == nil || t.buf == nil {
+		return
+	}
+	if f, ok := t.buf.(runtime.Freer); ok {
+		f.Free()
+	}
 }
 
 func values[T any](t *Tensor, name string, want ir.DType) []T {

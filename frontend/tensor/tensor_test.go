@@ -45,8 +45,8 @@ func TestConstructorsAndAccessors(t *testing.T) {
 		if x.Rank() != 2 || x.DType() != ir.F32 || x.NumElements() != 6 || x.Traced() {
 			t.Errorf("accessors: rank %d dtype %v n %d traced %v", x.Rank(), x.DType(), x.NumElements(), x.Traced())
 		}
-		if d := x.Device(); d != "host" {
-			t.Errorf("Device = %q, want host", d)
+		if d, want := x.Device(), DefaultDevice().Name(); d != want {
+			t.Errorf("Device = %q, want the default device %s", d, want)
 		}
 		data := []float32{1, 2}
 		y := FromSlice(data)
@@ -78,17 +78,18 @@ func TestConstructorsAndAccessors(t *testing.T) {
 }
 
 func TestString(t *testing.T) {
+	dev := DefaultDevice().Name()
 	tests := []struct {
 		x    *Tensor
 		want string
 	}{
-		{f32([]float32{1, 2, 3, 4}, 2, 2), "Tensor(f32[2,2], host)\n[[1 2]\n [3 4]]"},
-		{f32([]float32{1, -2.5, 10}, 3), "Tensor(f32[3], host)\n[   1 -2.5   10]"},
-		{Scalar(int32(7)), "Tensor(si32[], host) 7"},
-		{Reshape(Arange(ir.S32, 8), 2, 2, 2), "Tensor(si32[2,2,2], host)\n[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]"},
-		{FromSlice([]bool{true, false}), "Tensor(i1[2], host)\n[ true false]"},
-		{Zeros(ir.F32, 0), "Tensor(f32[0], host)\n[]"},
-		{FromSlice([]float64{math.NaN(), math.Inf(-1)}), "Tensor(f64[2], host)\n[ nan -inf]"},
+		{f32([]float32{1, 2, 3, 4}, 2, 2), "Tensor(f32[2,2], " + dev + ")\n[[1 2]\n [3 4]]"},
+		{f32([]float32{1, -2.5, 10}, 3), "Tensor(f32[3], " + dev + ")\n[   1 -2.5   10]"},
+		{Scalar(int32(7)), "Tensor(si32[], " + dev + ") 7"},
+		{Reshape(Arange(ir.S32, 8), 2, 2, 2), "Tensor(si32[2,2,2], " + dev + ")\n[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]"},
+		{FromSlice([]bool{true, false}), "Tensor(i1[2], " + dev + ")\n[ true false]"},
+		{Zeros(ir.F32, 0), "Tensor(f32[0], " + dev + ")\n[]"},
+		{FromSlice([]float64{math.NaN(), math.Inf(-1)}), "Tensor(f64[2], " + dev + ")\n[ nan -inf]"},
 	}
 	for _, tt := range tests {
 		if got := tt.x.String(); got != tt.want {
@@ -96,7 +97,7 @@ func TestString(t *testing.T) {
 		}
 	}
 	big := Arange(ir.S32, 2000).String()
-	if want := "Tensor(si32[2000], host)\n[   0    1    2 ... 1997 1998 1999]"; big != want {
+	if want := "Tensor(si32[2000], " + dev + ")\n[   0    1    2 ... 1997 1998 1999]"; big != want {
 		t.Errorf("summarized:\n%s\nwant:\n%s", big, want)
 	}
 	tr := NewTracer("f")
@@ -377,7 +378,7 @@ func TestDevices(t *testing.T) {
 		t.Errorf("eager op ran on %q, want the operands' device", got)
 	}
 	err := Catch(func() { Add(x, y) })
-	if err == nil || !strings.Contains(err.Error(), "operand #0 is on device host and operand #1 on device other") {
+	if err == nil || !strings.Contains(err.Error(), "operand #0 is on device "+x.Device()+" and operand #1 on device other") {
 		t.Errorf("mixing devices: %v", err)
 	}
 	err = Catch(func() { x.To("nowhere") })

@@ -141,11 +141,17 @@ func (tr *Tracer) valueOf(t *Tensor, loc ir.Loc) (*ir.Value, error) {
 // another root trace are an error that names both.
 func pickTracer(like *Tensor, args []*Tensor) (*Tracer, error) {
 	var best *Tracer
-	consider := func(t *Tensor, what string) error {
+	// consider names the tensor (the reference tensor for i < 0) only when
+	// it fails: this runs on every eager op.
+	consider := func(t *Tensor, i int) error {
 		if t == nil || t.tr == nil {
 			return nil
 		}
 		if t.tr.done {
+			what := "the reference tensor"
+			if i >= 0 {
+				what = fmt.Sprintf("operand #%d", i)
+			}
 			return fmt.Errorf("%s belongs to trace @%s, which has finished (a traced tensor escaped its function)", what, t.tr.Name())
 		}
 		if best == nil || t.tr.seq > best.seq {
@@ -153,11 +159,11 @@ func pickTracer(like *Tensor, args []*Tensor) (*Tracer, error) {
 		}
 		return nil
 	}
-	if err := consider(like, "the reference tensor"); err != nil {
+	if err := consider(like, -1); err != nil {
 		return nil, err
 	}
 	for i, a := range args {
-		if err := consider(a, fmt.Sprintf("operand #%d", i)); err != nil {
+		if err := consider(a, i); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
+	"github.com/stela-ml/stela/runtime"
+	"github.com/stela-ml/stela/stablehlo"
+)
+
+// runHash prints the key under which the runtime caches a program's
+// executable on a device: the same hash that STELA_LOG=compile shows and
+// that jit's compiled functions use. Stela IR (a .sir file or an
+// example) is lowered first, as the runtime does; StableHLO text is put in
+// canonical form without locations.
+func runHash(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("hash", stderr)
+	device := fs.String("device", "cpu", "device whose platform compiles the program")
+	example := fs.String("example", "", "hash a built-in example (traced as jit would)")
+	pipeline := fs.String("pipeline", "", "run these passes on Stela IR first (jit.Compile runs \"default\")")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	var f *ir.Func
+	switch {
+	case *example != "":
+		if len(pos) != 0 {
+			return fmt.Errorf("--example takes no file argument")
+		}
+		ex, err := examples.Get(*example)
+		if err != nil {
+			return err
+		}
+		tr, err := examples.Trace(ex)
+		if err != nil {
+			return err
+		}
+		f = tr.Func
+	case len(pos) == 1 && strings.HasSuffix(pos[0], ".mlir"):
+		src, err := os.ReadFile(pos[0])
+		if err != nil {
+			return err
+		}
+		m, err := stablehlo.Parse(src)
+		if err != nil {
+			return err
+		}
+		h, err := runtime.HashOfText(*device, string(stablehlo.Format(m, stablehlo.PrintOptions{})))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, h)
+		return nil
+	case len(pos) == 1:
+		src, err := os.ReadFile(pos[0])
+		if err != nil {
+			return err
+		}
+		if f, err = ir.ParseFunc(string(src)); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("want one FILE.sir or FILE.mlir, or --example NAME")
+	}
+	if *pipeline != "" {
+		ps, err := passes.ParsePipeline(*pipeline)
+		if err != nil {
+			return err
+		}
+		m := &ir.Module{Funcs: []*ir.Func{f}}
+		if _, err := passes.Run(m, ps, passes.Options{}); err != nil {
+			return err
+		}
+		f = m.Funcs[0]
+	}
+	h, err := runtime.HashOf(*device, f)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, h)
+	return nil
+}

@@ -1,0 +1,511 @@
+package jit
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
+	"github.com/stela-ml/stela/runtime"
+)
+
+// Option configures Compile.
+type Option func(*compileConfig)
+
+type compileConfig struct {
+	pipeline []*passes.Pass
+	name     string
+	maxSigs  int
+}
+
+// WithPipeline replaces the pass pipeline (passes.Default) run on every
+// traced function before it is compiled; see passes.ParsePipeline.
+func WithPipeline(p []*passes.Pass) Option {
+	return func(c *compileConfig) { c.pipeline = p }
+}
+
+// WithName names the traced function (default: fn's Go name).
+func WithName(name string) Option { return func(c *compileConfig) { c.name = name } }
+
+// WithMaxSignatures bounds how many compiled signatures the function
+// keeps (default 64); the least recently used goes first.
+func WithMaxSignatures(n int) Option { return func(c *compileConfig) { c.maxSigs = max(n, 1) } }
+
+// LogOutput is where STELA_LOG=recompile writes; nil means os.Stderr.
+var LogOutput io.Writer
+
+// Stats counts jit-compiled calls over all compiled functions.
+type Stats struct {
+	Hits     int64 // calls that found a compiled program for their signature
+	Misses   int64 // calls that traced and compiled
+	Entries  int64 // signatures currently cached
+	Inlined  int64 // calls inside another trace, which were traced into it
+	Failures int64 // calls whose trace or compile failed
+}
+
+var jitStats struct{ hits, misses, entries, inlined, failures atomic.Int64 }
+
+// CacheStats returns the counters since the process started.
+func CacheStats() Stats {
+	return Stats{
+		Hits: jitStats.hits.Load(), Misses: jitStats.misses.Load(), Entries: jitStats.entries.Load(),
+		Inlined: jitStats.inlined.Load(), Failures: jitStats.failures.Load(),
+	}
+}
+
+// Compile returns a function of fn's type that runs fn compiled. The
+// first call with a new signature traces fn on symbolic tensors, runs the
+// pass pipeline, compiles the result for the arguments' device and caches
+// it; later calls with the same signature only run it.
+//
+// fn's parameters are *tensor.Tensor and []*tensor.Tensor (traced), or
+// any other type (static: its value is fixed at trace time and is part of
+// the signature, compared by its %#v formatting). Its results are
+// *tensor.Tensor and []*tensor.Tensor, optionally followed by an error.
+// The signature is each tensor's element type, shape and device, each
+// slice's length and each static value.
+//
+// Concrete tensors that fn closes over become parameters of the compiled
+// program, never constants; a cached program keeps using the tensors it
+// captured when it was traced (as JAX does), so rebinding a captured
+// variable needs a new Compile.
+//
+// Failures (a bad op in fn, a compile error) come back as the error result
+// when fn has one, else as a panic with a located *ir.Error, as eager ops
+// do. Device errors surface when the results are read. A call whose
+// arguments are themselves traced (Compile used inside a traced function)
+// traces fn into the enclosing trace.
+//
+// STELA_LOG=recompile explains every recompile: which part of the
+// signature differed from the nearest cached one, and the Go call site.
+// STELA_DUMP=DIR writes per compile the IR before and after the passes
+// and the StableHLO given to the plugin.
+func Compile[F any](fn F, opts ...Option) F {
+	fv := reflect.ValueOf(fn)
+	if !fv.IsValid() || fv.Kind() != reflect.Func || fv.IsNil() {
+		panic(fmt.Sprintf("jit.Compile: fn is %T, want a func", fn))
+	}
+	cfg := compileConfig{pipeline: passes.Default, name: funcName(fv), maxSigs: 64}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	c := &compiledFunc{fv: fv, ft: fv.Type(), cfg: cfg, entries: map[string]*entry{}}
+	if err := c.checkType(); err != nil {
+		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
+	}
+	return reflect.MakeFunc(c.ft, c.call).Interface().(F)
+}
+
+type compiledFunc struct {
+	fv  reflect.Value
+	ft  reflect.Type
+	cfg compileConfig
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	lru     []*entry // least recently used first
+	seq     int      // compiles so far, for dump file names
+}
+
+// entry is one compiled signature.
+type entry struct {
+	key      string
+	parts    []sigPart
+	dev      tensor.Device
+	fn       *ir.Func           // after the passes
+	exe      runtime.Executable // nil for devices that only Run
+	captured []*tensor.Tensor
+	layout   []int // per result of fn: -1 tensor, n slice of n; error last
+}
+
+// sigPart is one element of a signature, for explaining recompiles.
+type sigPart struct {
+	what, value string
+}
+
+func (c *compiledFunc) checkType() error {
+	for i := range c.ft.NumOut() {
+		switch out := c.ft.Out(i); {
+		case out == tensorType || out == sliceType:
+		case out == errorType && i == c.ft.NumOut()-1:
+		default:
+			return fmt.Errorf("result #%d is %v, want *tensor.Tensor or []*tensor.Tensor (then an optional error)", i, out)
+		}
+	}
+	for i := range c.ft.NumIn() {
+		switch k := c.ft.In(i).Kind(); k {
+		case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			return fmt.Errorf("parameter #%d is %v: static parameters must be values", i, c.ft.In(i))
+		}
+	}
+	return nil
+}
+
+func (c *compiledFunc) hasErr() bool {
+	n := c.ft.NumOut()
+	return n > 0 && c.ft.Out(n-1) == errorType
+}
+
+// call is the compiled function's body.
+func (c *compiledFunc) call(in []reflect.Value) []reflect.Value {
+	outs, err := c.callErr(in)
+	if err != nil {
+		jitStats.failures.Add(1)
+		if !c.hasErr() {
+			var e *ir.Error
+			if ok := asIRError(err, &e); ok {
+				panic(e)
+			}
+			panic(ir.Errorf(ir.CallerLoc(), "jit @"+c.cfg.name, "%v", err))
+		}
+		res := make([]reflect.Value, c.ft.NumOut())
+		for i := range res {
+			res[i] = reflect.Zero(c.ft.Out(i))
+		}
+		res[len(res)-1] = reflect.ValueOf(&err).Elem()
+		return res
+	}
+	return outs
+}
+
+func asIRError(err error, target **ir.Error) bool {
+	e, ok := err.(*ir.Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+// args flattens the call's arguments: the tensors in order, and the
+// signature.
+func (c *compiledFunc) args(in []reflect.Value) (tensors []*tensor.Tensor, parts []sigPart, traced bool, err error) {
+	add := func(what string, t *tensor.Tensor) error {
+		if t == nil {
+			return fmt.Errorf("%s is nil", what)
+		}
+		if t.Traced() {
+			traced = true
+		}
+		tensors = append(tensors, t)
+		parts = append(parts, sigPart{what, fmt.Sprintf("%v on %s", t.Type(), t.Device())})
+		return nil
+	}
+	for i, v := range in {
+		what := fmt.Sprintf("argument #%d", i)
+		switch {
+		case v.Type() == tensorType:
+			if err := add(what, v.Interface().(*tensor.Tensor)); err != nil {
+				return nil, nil, false, err
+			}
+		case v.Type() == sliceType:
+			s := v.Interface().([]*tensor.Tensor)
+			parts = append(parts, sigPart{what, fmt.Sprintf("%d tensors", len(s))})
+			for j, t := range s {
+				if err := add(fmt.Sprintf("%s[%d]", what, j), t); err != nil {
+					return nil, nil, false, err
+				}
+			}
+		default:
+			parts = append(parts, sigPart{what, fmt.Sprintf("static %T %#v", v.Interface(), v.Interface())})
+		}
+	}
+	return tensors, parts, traced, nil
+}
+
+func sigKey(parts []sigPart) string {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.value)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func (c *compiledFunc) callErr(in []reflect.Value) ([]reflect.Value, error) {
+	tensors, parts, traced, err := c.args(in)
+	if err != nil {
+		return nil, fmt.Errorf("jit @%s: %v", c.cfg.name, err)
+	}
+	if traced {
+		// Inside another trace: trace fn into it, as a plain call would.
+		jitStats.inlined.Add(1)
+		var outs []reflect.Value
+		if err := tensor.Catch(func() { outs = c.invoke(in) }); err != nil {
+			return nil, err
+		}
+		return outs, nil
+	}
+	key := sigKey(parts)
+	c.mu.Lock()
+	e := c.entries[key]
+	if e != nil {
+		jitStats.hits.Add(1)
+		c.touch(e)
+		c.mu.Unlock()
+	} else {
+		defer c.mu.Unlock()
+		jitStats.misses.Add(1)
+		if logEnabled("recompile") {
+			c.explain(parts)
+		}
+		if e, err = c.build(in, tensors, parts, key); err != nil {
+			return nil, err
+		}
+	}
+	return e.run(c, tensors)
+}
+
+// invoke calls fn with in, as its type requires.
+func (c *compiledFunc) invoke(in []reflect.Value) []reflect.Value {
+	if c.ft.IsVariadic() {
+		return c.fv.CallSlice(in)
+	}
+	return c.fv.Call(in)
+}
+
+// build traces, optimizes and compiles fn for one signature.
+func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts []sigPart, key string) (*entry, error) {
+	name := c.cfg.name
+	dev, err := commonDevice(tensors)
+	if err != nil {
+		return nil, fmt.Errorf("jit @%s: %v", name, err)
+	}
+	tr := tensor.NewTracer(name)
+	defer func() {
+		if !tr.Done() {
+			tr.Discard()
+		}
+	}()
+	loc := declLoc(c.fv)
+	sym := make([]reflect.Value, len(in))
+	k := 0
+	for i, v := range in {
+		switch {
+		case v.Type() == tensorType:
+			sym[i] = reflect.ValueOf(tr.Param(tensors[k].Type(), loc))
+			k++
+		case v.Type() == sliceType:
+			n := v.Len()
+			s := make([]*tensor.Tensor, n)
+			for j := range s {
+				s[j] = tr.Param(tensors[k].Type(), loc)
+				k++
+			}
+			sym[i] = reflect.ValueOf(s)
+		default:
+			sym[i] = v
+		}
+	}
+	var outs []reflect.Value
+	if err := tensor.Catch(func() { tr.Within(func() { outs = c.invoke(sym) }) }); err != nil {
+		return nil, err
+	}
+	e := &entry{key: key, parts: parts, dev: dev}
+	var results []*tensor.Tensor
+	for i, o := range outs {
+		switch v := o.Interface().(type) {
+		case *tensor.Tensor:
+			if v == nil {
+				return nil, fmt.Errorf("jit @%s: result #%d is nil", name, i)
+			}
+			results = append(results, v)
+			e.layout = append(e.layout, -1)
+		case []*tensor.Tensor:
+			for j, t := range v {
+				if t == nil {
+					return nil, fmt.Errorf("jit @%s: result #%d[%d] is nil", name, i, j)
+				}
+			}
+			results = append(results, v...)
+			e.layout = append(e.layout, len(v))
+		case error:
+			if v != nil {
+				return nil, v
+			}
+		case nil:
+			if o.Type() == tensorType {
+				return nil, fmt.Errorf("jit @%s: result #%d is nil", name, i)
+			}
+			if o.Type() == sliceType {
+				e.layout = append(e.layout, 0)
+			}
+		}
+	}
+	f, captured, err := tr.Finish(results...)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range captured {
+		if t.Device() != dev.Name() {
+			return nil, fmt.Errorf("jit @%s: captured tensor #%d (%v) is on device %s but the arguments are on %s: move one with To", name, i, t.Type(), t.Device(), dev.Name())
+		}
+	}
+	e.captured = captured
+	c.seq++
+	dump := os.Getenv("STELA_DUMP")
+	if dump != "" {
+		c.dump(dump, "before.sir", f.String())
+	}
+	m := &ir.Module{Funcs: []*ir.Func{f}}
+	if _, err := passes.Run(m, c.cfg.pipeline, passes.Options{}); err != nil {
+		return nil, fmt.Errorf("jit @%s: %w", name, err)
+	}
+	e.fn = m.Funcs[0]
+	if dump != "" {
+		c.dump(dump, "after.sir", e.fn.String())
+		if text, err := runtime.StableHLO(e.fn); err == nil {
+			c.dump(dump, "mlir", text)
+		}
+	}
+	if comp, ok := dev.(runtime.Compiler); ok {
+		exe, err := comp.Compile(e.fn)
+		if err != nil {
+			return nil, ir.Errorf(ir.CallerLoc(), "jit @"+name, "%v", err)
+		}
+		e.exe = exe
+	}
+	c.entries[key] = e
+	c.lru = append(c.lru, e)
+	jitStats.entries.Add(1)
+	for len(c.lru) > c.cfg.maxSigs {
+		old := c.lru[0]
+		c.lru = c.lru[1:]
+		delete(c.entries, old.key)
+		jitStats.entries.Add(-1)
+	}
+	return e, nil
+}
+
+func (c *compiledFunc) touch(e *entry) {
+	if i := slices.Index(c.lru, e); i >= 0 && i != len(c.lru)-1 {
+		c.lru = append(append(c.lru[:i:i], c.lru[i+1:]...), e)
+	}
+}
+
+func (c *compiledFunc) dump(dir, suffix, text string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(logOut(), "stela: STELA_DUMP: %v\n", err)
+		return
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s.%d.%s", c.cfg.name, c.seq, suffix))
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		fmt.Fprintf(logOut(), "stela: STELA_DUMP: %v\n", err)
+	}
+}
+
+// explain reports why a call recompiles: against the cached signature
+// that shares the most parts with it.
+func (c *compiledFunc) explain(parts []sigPart) {
+	loc := ir.CallerLoc()
+	w := logOut()
+	if len(c.lru) == 0 {
+		fmt.Fprintf(w, "stela: jit @%s: compiling at %v: first call\n", c.cfg.name, loc)
+		return
+	}
+	var best *entry
+	bestScore := -1
+	for _, e := range c.lru {
+		score := 0
+		for i := range min(len(e.parts), len(parts)) {
+			if e.parts[i] == parts[i] {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = e, score
+		}
+	}
+	var diffs []string
+	for i := range max(len(best.parts), len(parts)) {
+		switch {
+		case i >= len(parts):
+			diffs = append(diffs, fmt.Sprintf("%s missing, was %s", best.parts[i].what, best.parts[i].value))
+		case i >= len(best.parts):
+			diffs = append(diffs, fmt.Sprintf("%s is %s, new", parts[i].what, parts[i].value))
+		case parts[i] != best.parts[i]:
+			diffs = append(diffs, fmt.Sprintf("%s is %s, was %s", parts[i].what, parts[i].value, best.parts[i].value))
+		}
+	}
+	fmt.Fprintf(w, "stela: jit @%s: recompiling at %v (%d cached signatures): %s\n", c.cfg.name, loc, len(c.lru), strings.Join(diffs, "; "))
+}
+
+func logOut() io.Writer {
+	if LogOutput != nil {
+		return LogOutput
+	}
+	return os.Stderr
+}
+
+func logEnabled(topic string) bool {
+	return slices.Contains(strings.Split(os.Getenv("STELA_LOG"), ","), topic)
+}
+
+// commonDevice is the device of the tensors (the default device when
+// there are none); tensors on two devices are an error naming both.
+func commonDevice(ts []*tensor.Tensor) (tensor.Device, error) {
+	var dev tensor.Device
+	first := 0
+	for i, t := range ts {
+		d := t.Buffer().Device()
+		if dev == nil {
+			dev, first = d, i
+			continue
+		}
+		if d != dev {
+			return nil, fmt.Errorf("tensor #%d is on device %s and tensor #%d on device %s: move one with To", first, dev.Name(), i, d.Name())
+		}
+	}
+	if dev == nil {
+		dev = tensor.DefaultDevice()
+	}
+	return dev, nil
+}
+
+// run executes the entry on concrete tensors and reassembles fn's results.
+func (e *entry) run(c *compiledFunc, args []*tensor.Tensor) ([]reflect.Value, error) {
+	bufs := make([]tensor.Buffer, 0, len(args)+len(e.captured))
+	for _, a := range args {
+		bufs = append(bufs, a.Buffer())
+	}
+	for _, t := range e.captured {
+		bufs = append(bufs, t.Buffer())
+	}
+	var rs []tensor.Buffer
+	var err error
+	if e.exe != nil {
+		rs, err = e.exe.Run(bufs, ir.CallerLoc())
+	} else {
+		rs, err = e.dev.Run(e.fn, bufs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	outs := make([]reflect.Value, c.ft.NumOut())
+	k := 0
+	for i := range outs {
+		t := c.ft.Out(i)
+		switch {
+		case t == errorType:
+			outs[i] = reflect.Zero(t)
+		case e.layout[i] < 0:
+			outs[i] = reflect.ValueOf(tensor.FromBuffer(rs[k]))
+			k++
+		default:
+			s := make([]*tensor.Tensor, e.layout[i])
+			for j := range s {
+				s[j] = tensor.FromBuffer(rs[k])
+				k++
+			}
+			outs[i] = reflect.ValueOf(s)
+		}
+	}
+	return outs, nil
+}

@@ -1,0 +1,303 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/lowering"
+	"github.com/stela-ml/stela/pjrt"
+	"github.com/stela-ml/stela/stablehlo"
+)
+
+// pjrtDevice is one addressable device of a PJRT platform.
+type pjrtDevice struct {
+	p    *platform
+	dev  *pjrt.Device
+	name string
+}
+
+// compiled is a program compiled by a platform's plugin: portable, so it
+// runs on any of the platform's devices.
+type compiled struct {
+	le      *pjrt.LoadedExecutable
+	hash    string
+	name    string // the function's name
+	what    string // "@name", for errors
+	results []ir.Type
+	params  []ir.Type
+}
+
+// boundExec is a compiled program and the device it runs on.
+type boundExec struct {
+	c *compiled
+	d *pjrtDevice
+}
+
+// pjrtBuffer is an array on a PJRT device. It may not be computed yet
+// (dispatch does not wait); reading it waits. A buffer whose computation
+// failed (or one of whose inputs had) holds the located error instead of
+// device memory, and reads return that error.
+type pjrtBuffer struct {
+	typ   ir.Type
+	dev   *pjrtDevice
+	pb    *pjrt.Buffer
+	err   error
+	freed atomic.Bool
+}
+
+func (d *pjrtDevice) Name() string { return d.name }
+
+// PJRTDevice returns the pjrt device behind a runtime device, or nil.
+func PJRTDevice(d Device) *pjrt.Device {
+	if pd, ok := d.(*pjrtDevice); ok {
+		return pd.dev
+	}
+	return nil
+}
+
+func (d *pjrtDevice) Put(l *ir.Literal) (Buffer, error) {
+	if l == nil {
+		return nil, fmt.Errorf("%s: nil literal", d.name)
+	}
+	pb, err := d.p.client.BufferFromLiteral(l, d.dev)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	return d.newBuffer(l.Type, pb), nil
+}
+
+func (d *pjrtDevice) newBuffer(t ir.Type, pb *pjrt.Buffer) *pjrtBuffer {
+	noteAlloc(t)
+	return &pjrtBuffer{typ: t, dev: d, pb: pb}
+}
+
+// Run compiles f (through the platform's cache) and runs it.
+func (d *pjrtDevice) Run(f *ir.Func, args []Buffer) ([]Buffer, error) {
+	e, err := d.Compile(f)
+	if err != nil {
+		return nil, err
+	}
+	return e.Run(args, ir.CallerLoc())
+}
+
+// Compile lowers f to StableHLO and compiles it, or finds it in the
+// platform's cache by program hash.
+func (d *pjrtDevice) Compile(f *ir.Func) (Executable, error) {
+	c, err := d.p.compile(f)
+	if err != nil {
+		return nil, err
+	}
+	return &boundExec{c: c, d: d}, nil
+}
+
+// RunOp runs the one-op program compiled for key, if any.
+func (d *pjrtDevice) RunOp(key []byte, args []Buffer, loc ir.Loc) ([]Buffer, bool, error) {
+	c := d.p.ops.getBytes(key)
+	if c == nil {
+		stats.opMisses.Add(1)
+		return nil, false, nil
+	}
+	stats.opHits.Add(1)
+	outs, err := d.run(c, args, loc)
+	return outs, true, err
+}
+
+// AddOp compiles the one-op program f for key.
+func (d *pjrtDevice) AddOp(key []byte, f *ir.Func) error {
+	c, err := d.p.compile(f)
+	if err != nil {
+		return err
+	}
+	d.p.ops.put(string(key), c)
+	return nil
+}
+
+// compile lowers f and compiles it unless a program of the same hash is
+// cached.
+func (p *platform) compile(f *ir.Func) (*compiled, error) {
+	text, err := StableHLO(f)
+	if err != nil {
+		return nil, err
+	}
+	var opts pjrt.CompileOptions
+	ob, err := opts.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	hash := ProgramHash(p.identity, text, ob)
+	if c := p.cache.get(hash); c != nil {
+		stats.progHits.Add(1)
+		return c, nil
+	}
+	stats.progMisses.Add(1)
+	start := time.Now()
+	le, err := p.client.Compile(text, &opts)
+	if err != nil {
+		return nil, fmt.Errorf("compile @%s on %s: %w", f.Name, p.key, err)
+	}
+	stats.compiles.Add(1)
+	if logEnabled("compile") {
+		fmt.Fprintf(os.Stderr, "stela: compiled @%s on %s in %v (program %s)\n", f.Name, p.key, time.Since(start).Round(time.Microsecond), hash[:16])
+	}
+	c := &compiled{le: le, hash: hash, name: f.Name, what: "@" + f.Name}
+	for _, v := range f.Params {
+		c.params = append(c.params, v.Type)
+	}
+	for _, v := range f.Results {
+		c.results = append(c.results, v.Type)
+	}
+	return p.cache.put(hash, c), nil
+}
+
+// StableHLO lowers f to the StableHLO text a PJRT plugin compiles: no
+// locations, so that the text (and ProgramHash) does not depend on where
+// in Go the program was written.
+func StableHLO(f *ir.Func) (string, error) {
+	m, err := lowering.Lower(f, lowering.Options{})
+	if err != nil {
+		return "", err
+	}
+	return string(stablehlo.Format(m, stablehlo.PrintOptions{})), nil
+}
+
+func (e *boundExec) Hash() string { return e.c.hash }
+
+func (e *boundExec) Run(args []Buffer, loc ir.Loc) ([]Buffer, error) {
+	return e.d.run(e.c, args, loc)
+}
+
+// run executes c on d. Argument mistakes are errors now; a failure of the
+// execution itself (or a failed input) is recorded in the results and
+// surfaces when they are read.
+func (d *pjrtDevice) run(c *compiled, args []Buffer, loc ir.Loc) ([]Buffer, error) {
+	what := c.what
+	if len(args) != len(c.params) {
+		return nil, fmt.Errorf("%s: %d arguments, want %d", what, len(args), len(c.params))
+	}
+	var pbArr [4]*pjrt.Buffer
+	pbs := pbArr[:0]
+	if len(args) > len(pbArr) {
+		pbs = make([]*pjrt.Buffer, 0, len(args))
+	}
+	var inErr error
+	for i, a := range args {
+		b, ok := a.(*pjrtBuffer)
+		if !ok || b.dev != d {
+			return nil, fmt.Errorf("%s: argument #%d is on device %s, not %s", what, i, a.Device().Name(), d.name)
+		}
+		if !b.typ.Equal(c.params[i]) {
+			return nil, fmt.Errorf("%s: argument #%d has type %v, want %v", what, i, b.typ, c.params[i])
+		}
+		if b.freed.Load() {
+			return nil, fmt.Errorf("%s: argument #%d was freed", what, i)
+		}
+		if b.err != nil && inErr == nil {
+			inErr = b.err
+		}
+		pbs = append(pbs, b.pb)
+	}
+	outs := make([]Buffer, len(c.results))
+	if inErr != nil {
+		for i, t := range c.results {
+			outs[i] = &pjrtBuffer{typ: t, dev: d, err: inErr}
+		}
+		return outs, nil
+	}
+	res, err := c.le.ExecuteOne(d.dev, pbs...)
+	if err != nil {
+		le := ir.Errorf(loc, what, "%v", err)
+		for i, t := range c.results {
+			outs[i] = &pjrtBuffer{typ: t, dev: d, err: le}
+		}
+		return outs, nil
+	}
+	for i, t := range c.results {
+		outs[i] = d.newBuffer(t, res[i])
+	}
+	return outs, nil
+}
+
+func (b *pjrtBuffer) Type() ir.Type  { return b.typ }
+func (b *pjrtBuffer) Device() Device { return b.dev }
+
+// Err waits for the buffer and returns the error of its computation: the
+// located error of a failed dispatch, or the plugin's.
+func (b *pjrtBuffer) Err() error {
+	if b.err != nil {
+		return b.err
+	}
+	if b.pb == nil || b.freed.Load() {
+		return nil
+	}
+	ev, err := b.pb.ReadyEvent()
+	if err != nil {
+		return nil // the plugin has no ready events: its buffers are ready
+	}
+	defer ev.Destroy()
+	return ev.Await()
+}
+
+func (b *pjrtBuffer) Literal() (*ir.Literal, error) {
+	if b.freed.Load() {
+		return nil, errors.New("buffer was freed")
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	l, err := b.pb.ToLiteral() // waits for the computation
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.dev.name, err)
+	}
+	return l, nil
+}
+
+// Free releases the device memory now instead of when the buffer is
+// collected.
+func (b *pjrtBuffer) Free() {
+	if b.freed.Swap(true) {
+		return
+	}
+	if b.pb != nil {
+		b.pb.Destroy()
+	}
+}
+
+// PJRTBuffer returns the pjrt buffer behind a runtime buffer (waiting for
+// it), or nil for buffers of other devices.
+func PJRTBuffer(b Buffer) (*pjrt.Buffer, error) {
+	pb, ok := b.(*pjrtBuffer)
+	if !ok {
+		return nil, nil
+	}
+	if err := pb.Err(); err != nil {
+		return nil, err
+	}
+	return pb.pb, nil
+}
+
+// Device memory is C memory, which Go's garbage collector does not see: a
+// loop that drops large tensors would grow without bound between
+// collections. Every gcEvery bytes of new buffers start a collection in
+// the background, so that cleanups free what is unreachable.
+const gcEvery = 512 << 20
+
+var allocated atomic.Int64
+
+func noteAlloc(t ir.Type) {
+	n := int64(t.NumElements()) * int64(max(t.DType.Size(), 1))
+	if allocated.Add(n) > gcEvery {
+		allocated.Store(0)
+		go goruntime.GC()
+	}
+}
+
+func logEnabled(topic string) bool {
+	return slices.Contains(strings.Split(os.Getenv("STELA_LOG"), ","), topic)
+}

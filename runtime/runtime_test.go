@@ -1,0 +1,197 @@
+package runtime_test
+
+import (
+	goruntime "runtime"
+	"strings"
+	"testing"
+
+	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/pjrt/cpu"
+	"github.com/stela-ml/stela/runtime"
+)
+
+func lookup(t *testing.T, name string) runtime.Device {
+	t.Helper()
+	d, err := runtime.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestLookup(t *testing.T) {
+	c0, c00, c1 := lookup(t, "cpu"), lookup(t, "cpu:0"), lookup(t, "cpu:1")
+	if c0 != c00 || c0 == c1 || c0.Name() != "cpu:0" || c1.Name() != "cpu:1" {
+		t.Errorf("cpu=%s cpu:0=%s cpu:1=%s", c0.Name(), c00.Name(), c1.Name())
+	}
+	if lookup(t, "host") != runtime.Host() {
+		t.Errorf("host is not the reference device")
+	}
+	for name, want := range map[string]string{
+		"cpu:99":  "platform cpu has 4 device(s) (set STELA_CPU_DEVICES to have more)",
+		"nowhere": `unknown device "nowhere": not registered (host`,
+		"cpu:x":   `want PLATFORM or PLATFORM:ID`,
+	} {
+		if _, err := runtime.Lookup(name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Lookup(%q) = %v, want %q", name, err, want)
+		}
+	}
+	// A full path always works; Stela's plugin by path gets this program
+	// as its compile worker.
+	path, err := cpu.PluginPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := lookup(t, path)
+	if d.Name() != path+":0" {
+		t.Errorf("device by path is named %q", d.Name())
+	}
+	x := tensor.FromSlice([]float32{1, 2}, 2).To(d.Name())
+	if got := tensor.Add(x, x).Float32s(); got[0] != 2 || got[1] != 4 {
+		t.Errorf("add on the plugin by path: %v", got)
+	}
+}
+
+func addFunc(n int) *ir.Func {
+	f := ir.NewFunc("twice")
+	p := f.AddParam(ir.TensorOf(ir.F32, n), ir.UnknownLoc)
+	s, err := f.Emit(ir.UnknownLoc, ir.OpAdd, []*ir.Value{p, p}, nil)
+	if err != nil {
+		panic(err)
+	}
+	f.Return(s...)
+	return f
+}
+
+func TestProgramCache(t *testing.T) {
+	d := lookup(t, "cpu:2")
+	text1, err := runtime.StableHLO(addFunc(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text2, _ := runtime.StableHLO(addFunc(3))
+	if text1 != text2 {
+		t.Fatalf("lowering is not deterministic")
+	}
+	comp := d.(runtime.Compiler)
+	e1, err := comp.Compile(addFunc(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.CacheStats()
+	e2, err := comp.Compile(addFunc(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := runtime.CacheStats()
+	if e1.Hash() != e2.Hash() || len(e1.Hash()) != 64 {
+		t.Errorf("hashes %q %q", e1.Hash(), e2.Hash())
+	}
+	if after.ProgramHits != before.ProgramHits+1 || after.Compiles != before.Compiles {
+		t.Errorf("second compile of the same program: %+v -> %+v", before, after)
+	}
+	if h, err := runtime.HashOf("cpu:2", addFunc(3)); err != nil || h != e1.Hash() {
+		t.Errorf("HashOf = %q, %v; the cache used %q", h, err, e1.Hash())
+	}
+	e3, _ := comp.Compile(addFunc(4))
+	if e3.Hash() == e1.Hash() {
+		t.Errorf("different programs share a hash")
+	}
+	b, err := d.Put(ir.MustLiteral(ir.TensorOf(ir.F32, 3), []float32{1, 2, 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := e2.Run([]runtime.Buffer{b}, ir.UnknownLoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := out[0].Literal()
+	if err != nil || l.Data.([]float32)[2] != 6 {
+		t.Errorf("run: %v %v", l, err)
+	}
+	if _, err := e3.Run([]runtime.Buffer{b}, ir.UnknownLoc); err == nil || !strings.Contains(err.Error(), "argument #0 has type f32[3], want f32[4]") {
+		t.Errorf("wrong argument type: %v", err)
+	}
+}
+
+// A failing execution does not fail the dispatch: its error surfaces when
+// a result (or a result computed from it) is read, located at the op.
+func TestDeviceErrorsSurfaceAtReads(t *testing.T) {
+	f := ir.NewFunc("checked")
+	x := f.AddParam(ir.TensorOf(ir.F32, 2), ir.UnknownLoc)
+	one, _ := f.Emit(ir.UnknownLoc, ir.OpConstant, nil, ir.ConstantAttr{Value: ir.MustLiteral(ir.TensorOf(ir.F32, 2), []float32{1, 1})})
+	loc := ir.Loc{File: "/src/model.go", Line: 42}
+	if _, err := f.Emit(loc, ir.OpCustomCall, []*ir.Value{x, one[0]}, ir.CustomCallAttr{Target: "check.expect_eq", HasSideEffect: true}); err != nil {
+		t.Fatal(err)
+	}
+	f.Return(x)
+	in := tensor.FromSlice([]float32{1, 2}, 2)
+	outs, err := tensor.Run(f, in)
+	if err != nil {
+		t.Fatalf("dispatch failed at once: %v", err)
+	}
+	later := tensor.Add(outs[0], in) // runs nothing: its input failed
+	for _, r := range []*tensor.Tensor{outs[0], later} {
+		err := tensor.Catch(func() { r.Float32s() })
+		if err == nil || !strings.Contains(err.Error(), "check failed") {
+			t.Errorf("read: %v", err)
+		}
+		if r.Err() == nil {
+			t.Errorf("Err() is nil")
+		}
+	}
+}
+
+func live(t *testing.T) int64 {
+	t.Helper()
+	n, ok := runtime.LiveBuffers("cpu")
+	if !ok {
+		t.Fatal("the CPU plugin does not count live buffers")
+	}
+	return n
+}
+
+func TestFree(t *testing.T) {
+	x := tensor.FromSlice([]float32{1, 2, 3}, 3)
+	n := live(t)
+	x.Free()
+	if m := live(t); m != n-1 {
+		t.Errorf("live buffers %d -> %d after Free, want one fewer", n, m)
+	}
+	if err := tensor.Catch(func() { x.Float32s() }); err == nil || !strings.Contains(err.Error(), "freed") {
+		t.Errorf("read after Free: %v", err)
+	}
+	x.Free() // idempotent
+}
+
+// A million eager ops leave no buffers behind: intermediate results are
+// freed by their cleanups once unreachable.
+func TestEagerOpsDoNotLeak(t *testing.T) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 50_000
+	}
+	b := tensor.FromSlice([]float32{1, 1, 1, 1}, 4)
+	x := tensor.FromSlice([]float32{0, 0, 0, 0}, 4)
+	x = tensor.Add(x, b) // compile outside the measurement
+	settle := func() int64 {
+		for range 3 {
+			goruntime.GC()
+		}
+		return live(t)
+	}
+	before := settle()
+	for range n {
+		x = tensor.Add(x, b)
+	}
+	if got := x.Float32s()[0]; got != float32(n+1) {
+		t.Fatalf("x = %v after %d adds", got, n)
+	}
+	after := settle()
+	goruntime.KeepAlive(b)
+	t.Logf("%d eager ops: live buffers %d before, %d after", n, before, after)
+	if after > before+16 {
+		t.Errorf("live buffers grew from %d to %d over %d eager ops", before, after, n)
+	}
+}
