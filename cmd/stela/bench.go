@@ -1,0 +1,1013 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	goruntime "runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/frontend/jit"
+	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
+	"github.com/stela-ml/stela/runtime"
+)
+
+// `stela bench` runs issue 5's benchmark workloads (docs/performance.md
+// says what each measures and how to read the numbers). Every measurement
+// is one warm-up call (which compiles), then --runs timed calls, each
+// ending at a sync point (Tensor.Err waits for the computation without
+// copying its result to Go), reported as their median. With --torch the
+// same workloads run in PyTorch (test/bench/torch_bench.py, Debian's
+// python3-torch) in the same invocation, workload by workload so that both
+// see the same machine load, and each issue target is checked.
+
+// benchChildEnv marks the child processes of W6: `stela bench` with it set
+// measures one compile in a fresh process instead of running workloads.
+const benchChildEnv = "STELA_BENCH_CHILD"
+
+// benchWorkloads are the workloads in their default order. Issue 5 has no
+// W4.
+var benchWorkloads = []struct {
+	name, doc string
+	run       func(b *bencher) error
+}{
+	{"W1", "eager dispatch: 10,000 chained adds of f32[16]", benchW1},
+	{"W2", "gelu_tanh(x*a+b) on f32[4194304], eager and compiled", benchW2},
+	{"W3", "f32 matmul 1024³ and 2048³, compiled", benchW3},
+	{"W5", "GPT-2-small block forward, eager and compiled", benchW5},
+	{"W6", "compile latency of W5: fresh process, warm disk cache, same process", benchW6},
+}
+
+// w1Ops is W1's chain length.
+const w1Ops = 10000
+
+// The metrics that PyTorch measures too. torch_bench.py spells them the
+// same; test/bench/testdata/metrics.txt lists them, and both sides' tests
+// check against it.
+const (
+	w1Metric = "add f32[16] x10000"
+	w2Metric = "gelu_tanh(x*a+b) f32[4194304]"
+	w5Metric = "gpt2-small block forward f32[4,256,768]"
+)
+
+// w3Sizes are W3's matrix sizes.
+var w3Sizes = []int{1024, 2048}
+
+func w3Metric(n int) string { return fmt.Sprintf("matmul f32 %dx%dx%d", n, n, n) }
+
+// benchTorchMetrics lists the metrics PyTorch measures too, as
+// "WORKLOAD<TAB>METRIC".
+func benchTorchMetrics() []string {
+	out := []string{"W1\t" + w1Metric, "W2\t" + w2Metric}
+	for _, n := range w3Sizes {
+		out = append(out, "W3\t"+w3Metric(n))
+	}
+	return append(out, "W5\t"+w5Metric)
+}
+
+// benchResult is one measurement, and one line of `stela bench --json`.
+// torch_bench.py writes the same objects (mode "torch-eager").
+type benchResult struct {
+	Workload string `json:"workload"`
+	// Mode is "eager" or "compiled" for Stela, "torch-eager" for PyTorch.
+	Mode string `json:"mode"`
+	// Metric names what was measured; Stela and PyTorch results of one
+	// workload with equal metrics measure the same thing.
+	Metric  string    `json:"metric"`
+	Unit    string    `json:"unit"`
+	Median  float64   `json:"median"`
+	Min     float64   `json:"min"`
+	Max     float64   `json:"max"`
+	Runs    int       `json:"runs"`
+	Samples []float64 `json:"samples,omitempty"`
+	// Derived are the median in other units: GB/s for W2, ms for W3.
+	Derived map[string]float64 `json:"derived,omitempty"`
+	// MaxAbsDiff is max |compiled − eager| over the outputs, a guard
+	// against timing a wrong program.
+	MaxAbsDiff *float64 `json:"max_abs_diff_vs_eager,omitempty"`
+	// Threads is PyTorch's intra-op thread count (torch.get_num_threads()).
+	Threads      int    `json:"threads,omitempty"`
+	TorchVersion string `json:"torch_version,omitempty"`
+	Error        string `json:"error,omitempty"`
+}
+
+// benchTarget is one of issue 5's targets, checked after the workloads.
+type benchTarget struct {
+	Target   string  `json:"target"`
+	Workload string  `json:"workload"`
+	Mode     string  `json:"mode"`
+	Metric   string  `json:"metric"`
+	Stela    float64 `json:"stela"`
+	Torch    float64 `json:"torch,omitempty"`
+	Unit     string  `json:"unit"`
+	// Ratio is how many times better Stela is than PyTorch (torch/stela
+	// for times, stela/torch for rates); 0 for absolute targets.
+	Ratio float64 `json:"ratio,omitempty"`
+	Want  string  `json:"want"`
+	OK    bool    `json:"ok"`
+}
+
+type bencher struct {
+	runs   int
+	device string
+	json   bool
+	out    io.Writer // JSON lines, or the text lines
+	// lines is where the text lines go: out, or stderr with --markdown,
+	// whose table goes to out at the end.
+	lines   io.Writer
+	stderr  io.Writer
+	results []benchResult
+	failed  bool
+}
+
+func runBench(argv []string, stdout, stderr io.Writer) error {
+	fs := newFlags("bench", stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object per line")
+	markdown := fs.Bool("markdown", false, "print the results as the markdown table of docs/performance.md (the lines go to stderr)")
+	workloads := fs.String("workload", "", "comma-separated workloads to run (default all: W1,W2,W3,W5,W6)")
+	runs := fs.Int("runs", 5, "timed runs per measurement, after one warm-up; the median is reported")
+	device := fs.String("device", "cpu", "device to run on")
+	torch := fs.Bool("torch", false, "also run the workloads in PyTorch (test/bench/torch_bench.py) and check the issue's targets")
+	python := fs.String("python", "/usr/bin/python3", "with --torch: the Python that has torch (Debian's python3-torch)")
+	script := fs.String("torch-script", "", "with --torch: torch_bench.py (default: test/bench/torch_bench.py in the current directory or a parent)")
+	torchThreads := fs.Int("torch-threads", 0, "with --torch: PyTorch's thread count (default: the Stela CPU plugin's, so both use the same cores)")
+	pos, err := parseArgs(fs, argv)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return fmt.Errorf("unexpected arguments %q", pos)
+	}
+	if *runs < 1 {
+		return fmt.Errorf("--runs %d: want at least 1", *runs)
+	}
+	if os.Getenv(benchChildEnv) != "" {
+		return benchChild(*device, stdout)
+	}
+	if *asJSON && *markdown {
+		return fmt.Errorf("--json and --markdown exclude each other")
+	}
+	names, err := parseBenchWorkloads(*workloads)
+	if err != nil {
+		return err
+	}
+	if err := tensor.SetDefaultDevice(*device); err != nil {
+		return err
+	}
+	b := &bencher{runs: *runs, device: *device, json: *asJSON, out: stdout, lines: stdout, stderr: stderr}
+	if *markdown {
+		b.lines = stderr
+	}
+	var tb *torchBench
+	if *torch {
+		threads := *torchThreads
+		if threads <= 0 {
+			threads = benchPoolSize()
+		}
+		tb = newTorchBench(*python, *script, *runs, threads)
+	}
+	if !b.json {
+		threads := ""
+		if *device == "cpu" || strings.HasPrefix(*device, "cpu:") {
+			threads = ", " + benchThreads()
+		}
+		fmt.Fprintf(b.lines, "stela bench: device %s%s; %d CPUs, GOMAXPROCS %d; median of %d run(s) after 1 warm-up\n",
+			*device, threads, goruntime.NumCPU(), goruntime.GOMAXPROCS(0), *runs)
+	}
+	for _, w := range benchWorkloads {
+		if !slices.Contains(names, w.name) {
+			continue
+		}
+		var err error
+		if perr := benchCatch(func() { err = w.run(b) }); perr != nil {
+			err = perr // making the inputs failed, say
+		}
+		if err != nil {
+			b.fail(benchResult{Workload: w.name, Metric: w.doc}, err)
+		}
+		if tb != nil && w.name != "W6" { // compile latency has no PyTorch counterpart
+			b.torch(tb, w.name)
+		}
+	}
+	targets := checkBenchTargets(b.results, tb != nil)
+	b.printTargets(targets, tb)
+	if *markdown {
+		fmt.Fprint(stdout, benchMarkdown(benchEnvironment(*device, *runs), b.results, targets))
+	}
+	if b.failed {
+		return exitError{1}
+	}
+	return nil
+}
+
+// parseBenchWorkloads splits --workload, accepting "w2" for "W2".
+func parseBenchWorkloads(s string) ([]string, error) {
+	var known []string
+	for _, w := range benchWorkloads {
+		known = append(known, w.name)
+	}
+	if strings.TrimSpace(s) == "" {
+		return known, nil
+	}
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		name := strings.ToUpper(strings.TrimSpace(f))
+		if !slices.Contains(known, name) {
+			return nil, fmt.Errorf("unknown workload %q (have %s)", f, strings.Join(known, ", "))
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// benchThreads says how many threads the Stela CPU plugin's pool has.
+func benchThreads() string {
+	if s := os.Getenv("STELA_CPU_THREADS"); s != "" {
+		return "STELA_CPU_THREADS=" + s
+	}
+	return fmt.Sprintf("%d plugin threads", benchPoolSize())
+}
+
+// benchPoolSize is the Stela CPU plugin's thread count: $STELA_CPU_THREADS,
+// else the number of online CPUs (docs/cpu-plugin.md, "Threads").
+func benchPoolSize() int {
+	if n, err := strconv.Atoi(os.Getenv("STELA_CPU_THREADS")); err == nil && n > 0 {
+		return n
+	}
+	return goruntime.NumCPU()
+}
+
+// measure runs fn once to warm up, then runs times, and returns the timed
+// durations. A panic (a failed op panics with its located error, a
+// jit.Compile'd function with its compile error) becomes an error, so that
+// the other workloads still run.
+func (b *bencher) measure(fn func() error) ([]time.Duration, error) {
+	var ds []time.Duration
+	err := benchCatch(func() {
+		if err := fn(); err != nil {
+			panic(err)
+		}
+		for range b.runs {
+			start := time.Now()
+			if err := fn(); err != nil {
+				panic(err)
+			}
+			ds = append(ds, time.Since(start))
+		}
+	})
+	return ds, err
+}
+
+// benchCatch runs fn and returns what it panics with as an error.
+func benchCatch(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(error); ok {
+				err = e
+			} else {
+				err = fmt.Errorf("%v", r)
+			}
+		}
+	}()
+	fn()
+	return nil
+}
+
+// benchSummary summarizes samples (already in unit) into a benchResult.
+func benchSummary(workload, mode, metric, unit string, samples []float64) benchResult {
+	s := slices.Clone(samples)
+	sort.Float64s(s)
+	return benchResult{
+		Workload: workload, Mode: mode, Metric: metric, Unit: unit,
+		Median: benchMedian(s), Min: s[0], Max: s[len(s)-1], Runs: len(s), Samples: samples,
+	}
+}
+
+// benchMedian is the median of sorted values; the mean of the middle two for an even count.
+func benchMedian(sorted []float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+func benchScaled(ds []time.Duration, per time.Duration, div float64) []float64 {
+	out := make([]float64, len(ds))
+	for i, d := range ds {
+		out[i] = float64(d) / float64(per) / div
+	}
+	return out
+}
+
+func (b *bencher) emit(r benchResult) {
+	b.results = append(b.results, r)
+	if b.json {
+		writeJSONLine(b.out, r)
+		return
+	}
+	fmt.Fprintln(b.lines, formatBenchResult(r))
+}
+
+// writeJSONLine writes v as one line of JSON, with "<" and ">" as they
+// are (targets say "< 100 ms").
+func writeJSONLine(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // the bench types always marshal
+	}
+}
+
+func (b *bencher) fail(r benchResult, err error) {
+	b.failed = true
+	r.Error = err.Error()
+	b.emit(r)
+}
+
+// formatBenchResult is a result's text line:
+// "W2 compiled gelu_tanh(x*a+b) f32[4194304]: 5.12 ms (6.55 GB/s) median of 7".
+func formatBenchResult(r benchResult) string {
+	head := strings.Join(slices.DeleteFunc([]string{r.Workload, r.Mode, r.Metric}, func(s string) bool { return s == "" }), " ")
+	if r.Error != "" {
+		return head + ": error: " + r.Error
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s %s", head, benchNum(r.Median), r.Unit)
+	if len(r.Derived) > 0 {
+		units := make([]string, 0, len(r.Derived))
+		for u := range r.Derived {
+			units = append(units, u)
+		}
+		sort.Strings(units)
+		var parts []string
+		for _, u := range units {
+			parts = append(parts, benchNum(r.Derived[u])+" "+u)
+		}
+		fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, " median of %d", r.Runs)
+	if r.Runs > 1 {
+		fmt.Fprintf(&b, " [%s–%s]", benchNum(r.Min), benchNum(r.Max))
+	}
+	if r.MaxAbsDiff != nil {
+		fmt.Fprintf(&b, "; max |compiled-eager| %.2g", *r.MaxAbsDiff)
+	}
+	if r.Threads > 0 {
+		fmt.Fprintf(&b, "; torch %s, %d threads", r.TorchVersion, r.Threads)
+	}
+	return b.String()
+}
+
+// benchNum prints about three significant digits without exponents for
+// the magnitudes benchmarks produce.
+func benchNum(v float64) string {
+	switch a := math.Abs(v); {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Sprint(v)
+	case a >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case a >= 1 || a == 0:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+}
+
+// benchRatio prints a ratio of Stela to PyTorch: "0.34x".
+func benchRatio(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) + "x" }
+
+// benchRandom is a tensor of n uniform samples in [-2, 2), on the default
+// device.
+func benchRandom(seed uint64, shape ...int) *tensor.Tensor {
+	r := rand.New(rand.NewPCG(seed, 5))
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	data := make([]float32, n)
+	for i := range data {
+		data[i] = r.Float32()*4 - 2
+	}
+	return tensor.FromSlice(data, shape...)
+}
+
+// benchMaxDiff compares two f32 tensors (a host read of both).
+func benchMaxDiff(a, b *tensor.Tensor) float64 {
+	x, y := a.Float32s(), b.Float32s()
+	m := 0.0
+	for i := range x {
+		d := math.Abs(float64(x[i]) - float64(y[i]))
+		if d > m || math.IsNaN(d) {
+			m = d
+		}
+	}
+	return m
+}
+
+// W1: the cost of one eager op on tiny tensors, which is all dispatch:
+// cache lookup, argument checks, the plugin's execute, the result buffer.
+func benchW1(b *bencher) error {
+	x := benchRandom(1, 16)
+	y := benchRandom(2, 16)
+	ds, err := b.measure(func() error {
+		z := x
+		for range w1Ops {
+			z = tensor.Add(z, y)
+		}
+		return z.Err()
+	})
+	if err != nil {
+		return err
+	}
+	b.emit(benchSummary("W1", "eager", w1Metric, "µs/op", benchScaled(ds, time.Microsecond, w1Ops)))
+	return nil
+}
+
+// benchGELU is W2's function: tensor.GELU is the tanh approximation.
+func benchGELU(x, a, c *tensor.Tensor) *tensor.Tensor {
+	return tensor.GELU(tensor.Add(tensor.Mul(x, a), c))
+}
+
+// W2: a memory-bound elementwise chain: eager pays one pass over memory
+// per op, compiled code can fuse them into one.
+func benchW2(b *bencher) error {
+	const n = 4194304
+	const metric = w2Metric
+	const bytes = 2 * 4 * n // one read of x, one write of y
+	x := benchRandom(3, n)
+	a := tensor.Scalar(float32(0.75))
+	c := tensor.Scalar(float32(0.25))
+	var eagerOut *tensor.Tensor
+	run := func(mode string, f func(x, a, c *tensor.Tensor) *tensor.Tensor) error {
+		var last *tensor.Tensor
+		ds, err := b.measure(func() error {
+			if last != nil {
+				last.Free()
+			}
+			last = f(x, a, c)
+			return last.Err()
+		})
+		if err != nil {
+			b.fail(benchResult{Workload: "W2", Mode: mode, Metric: metric}, err)
+			return nil
+		}
+		r := benchSummary("W2", mode, metric, "ms", benchScaled(ds, time.Millisecond, 1))
+		r.Derived = map[string]float64{"GB/s": bytes / (r.Median / 1e3) / 1e9}
+		if mode == "eager" {
+			eagerOut = last
+		} else if eagerOut != nil {
+			d := benchMaxDiff(last, eagerOut)
+			r.MaxAbsDiff = &d
+		}
+		b.emit(r)
+		return nil
+	}
+	if err := run("eager", benchGELU); err != nil {
+		return err
+	}
+	return run("compiled", jit.Compile(benchGELU, jit.WithName("bench_gelu")))
+}
+
+// W3: compute-bound GEMM.
+func benchW3(b *bencher) error {
+	mm := jit.Compile(tensor.MatMul, jit.WithName("bench_matmul"))
+	for _, n := range w3Sizes {
+		metric := w3Metric(n)
+		x := benchRandom(4, n, n)
+		y := benchRandom(5, n, n)
+		var last *tensor.Tensor
+		ds, err := b.measure(func() error {
+			if last != nil {
+				last.Free()
+			}
+			last = mm(x, y)
+			return last.Err()
+		})
+		last.Free()
+		x.Free()
+		y.Free()
+		if err != nil {
+			b.fail(benchResult{Workload: "W3", Mode: "compiled", Metric: metric}, err)
+			continue
+		}
+		flops := 2 * float64(n) * float64(n) * float64(n)
+		gf := make([]float64, len(ds))
+		for i, d := range ds {
+			gf[i] = flops / d.Seconds() / 1e9
+		}
+		r := benchSummary("W3", "compiled", metric, "GFLOP/s", gf)
+		ms := benchScaled(ds, time.Millisecond, 1)
+		sort.Float64s(ms)
+		r.Derived = map[string]float64{"ms": benchMedian(ms)}
+		b.emit(r)
+	}
+	return nil
+}
+
+// benchCall calls an example's function (or a jit.Compile of it) on
+// concrete inputs.
+func benchCall(fn any, inputs []*tensor.Tensor) *tensor.Tensor {
+	args := make([]reflect.Value, len(inputs))
+	for i, t := range inputs {
+		args[i] = reflect.ValueOf(t)
+	}
+	return reflect.ValueOf(fn).Call(args)[0].Interface().(*tensor.Tensor)
+}
+
+// W5: a realistic forward pass: GEMMs, softmax, layer norms and the GELU
+// MLP of one GPT-2-small block.
+func benchW5(b *bencher) error {
+	ex, err := examples.Get("gpt2-small")
+	if err != nil {
+		return err
+	}
+	inputs := ex.Inputs(1)
+	var eagerOut *tensor.Tensor
+	for _, mode := range []string{"eager", "compiled"} {
+		fn := ex.Func()
+		if mode == "compiled" {
+			fn = jit.Compile(fn, jit.WithName("bench_gpt2_small"))
+		}
+		var last *tensor.Tensor
+		ds, err := b.measure(func() error {
+			if last != nil && last != eagerOut {
+				last.Free()
+			}
+			last = benchCall(fn, inputs)
+			return last.Err()
+		})
+		if err != nil {
+			b.fail(benchResult{Workload: "W5", Mode: mode, Metric: w5Metric}, err)
+			continue
+		}
+		r := benchSummary("W5", mode, w5Metric, "ms", benchScaled(ds, time.Millisecond, 1))
+		if mode == "eager" {
+			eagerOut = last
+		} else if eagerOut != nil {
+			d := benchMaxDiff(last, eagerOut)
+			r.MaxAbsDiff = &d
+		}
+		b.emit(r)
+	}
+	return nil
+}
+
+// W6 metrics. A first call of a jit.Compile'd function compiles and then
+// runs it; on a slow machine the run alone (W5) takes longer than the
+// targets, and subtracting a separately timed run is all noise. So W6
+// times what jit.Compile's first call does before it runs the program,
+// through the same public pieces: trace (jit.TraceFull), the default pass
+// pipeline, and the device's Compile (lowering, program hash, the runtime's
+// in-memory cache, the plugin with its disk cache). A user's first call
+// costs this plus one W5 compiled run.
+const (
+	w6First = "W5 compile, fresh process, empty compile cache"
+	w6Warm  = "W5 compile, fresh process, warm disk cache"
+	w6Again = "W5 compile, again in the same process"
+)
+
+// benchCompileTimes is one compile of W5 in ms, by stage.
+type benchCompileTimes struct {
+	Trace   float64 `json:"trace_ms"`
+	Passes  float64 `json:"passes_ms"`
+	Compile float64 `json:"compile_ms"` // lowering, hashing, cache lookups, the plugin
+}
+
+func (c benchCompileTimes) total() float64 { return c.Trace + c.Passes + c.Compile }
+
+// benchChildResult is what a W6 child prints.
+type benchChildResult struct {
+	First  benchCompileTimes `json:"first"`
+	Second benchCompileTimes `json:"second"` // the same again in the same process
+	// Compiles and ProgramHits are runtime.CacheStats deltas over the
+	// second compile: 0 and 1 when the runtime's in-memory cache served it.
+	Compiles    int64 `json:"compiles"`
+	ProgramHits int64 `json:"program_hits"`
+}
+
+// benchChild is the body of a W6 child process: open the device (building
+// the plugin if needed) outside the timed region, then compile W5 twice.
+func benchChild(device string, stdout io.Writer) error {
+	if err := tensor.SetDefaultDevice(device); err != nil {
+		return err
+	}
+	comp, ok := tensor.DefaultDevice().(runtime.Compiler)
+	if !ok {
+		return fmt.Errorf("device %s does not compile programs", device)
+	}
+	ex, err := examples.Get("gpt2-small")
+	if err != nil {
+		return err
+	}
+	compile := func() (benchCompileTimes, error) {
+		ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+		var t benchCompileTimes
+		start := time.Now()
+		tr, err := examples.Trace(ex)
+		if err != nil {
+			return t, err
+		}
+		t.Trace = ms(time.Since(start))
+		start = time.Now()
+		m := &ir.Module{Funcs: []*ir.Func{tr.Func}}
+		if _, err := passes.Run(m, passes.Default, passes.Options{}); err != nil {
+			return t, err
+		}
+		t.Passes = ms(time.Since(start))
+		start = time.Now()
+		if _, err := comp.Compile(m.Funcs[0]); err != nil {
+			return t, err
+		}
+		t.Compile = ms(time.Since(start))
+		return t, nil
+	}
+	var res benchChildResult
+	if res.First, err = compile(); err != nil {
+		return err
+	}
+	before := runtime.CacheStats()
+	if res.Second, err = compile(); err != nil {
+		return err
+	}
+	after := runtime.CacheStats()
+	res.Compiles = after.Compiles - before.Compiles
+	res.ProgramHits = after.ProgramHits - before.ProgramHits
+	writeJSONLine(stdout, res)
+	return nil
+}
+
+// W6: compile latency. Each run makes a new compile cache directory
+// (STELA_CACHE_DIR, the CPU plugin's object cache) and starts two child
+// processes on it: the first finds it empty, the second warm. Both also
+// compile a second time in the same process.
+func benchW6(b *bencher) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var first, warm, again []benchCompileTimes
+	for range b.runs {
+		dir, err := os.MkdirTemp("", "stela-bench-cache-")
+		if err != nil {
+			return err
+		}
+		for i, dst := range []*[]benchCompileTimes{&first, &warm} {
+			r, err := b.child(exe, dir)
+			if err != nil {
+				os.RemoveAll(dir)
+				return err
+			}
+			if r.Compiles != 0 || r.ProgramHits != 1 {
+				fmt.Fprintf(b.stderr, "stela bench: W6: the second compile was not served by the in-memory cache (%d compiles, %d program hits)\n", r.Compiles, r.ProgramHits)
+			}
+			*dst = append(*dst, r.First)
+			if i == 1 {
+				again = append(again, r.Second)
+			}
+		}
+		os.RemoveAll(dir)
+	}
+	for _, m := range []struct {
+		metric string
+		ts     []benchCompileTimes
+	}{{w6First, first}, {w6Warm, warm}, {w6Again, again}} {
+		var total, trace, pass, comp []float64
+		for _, t := range m.ts {
+			total = append(total, t.total())
+			trace = append(trace, t.Trace)
+			pass = append(pass, t.Passes)
+			comp = append(comp, t.Compile)
+		}
+		r := benchSummary("W6", "compiled", m.metric, "ms", total)
+		r.Derived = map[string]float64{
+			"ms trace": sortedMedian(trace), "ms passes": sortedMedian(pass), "ms lower+compile": sortedMedian(comp),
+		}
+		b.emit(r)
+	}
+	return nil
+}
+
+// sortedMedian is the median of unsorted values.
+func sortedMedian(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	return benchMedian(s)
+}
+
+func (b *bencher) child(exe, cacheDir string) (benchChildResult, error) {
+	cmd := exec.Command(exe, "bench", "--device", b.device)
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "STELA_CACHE_DIR=") || strings.HasPrefix(kv, "STELA_CPU_NO_CACHE=")
+	})
+	cmd.Env = append(env, benchChildEnv+"=1", "STELA_CACHE_DIR="+cacheDir)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = b.stderr
+	var r benchChildResult
+	if err := cmd.Run(); err != nil {
+		return r, fmt.Errorf("W6 child process: %v", err)
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(out.Bytes()), &r); err != nil {
+		return r, fmt.Errorf("W6 child process printed %q: %v", out.String(), err)
+	}
+	return r, nil
+}
+
+// torchBench runs torch_bench.py.
+type torchBench struct {
+	python, script string
+	runs, threads  int
+	err            error // why PyTorch cannot run; reported once
+	reported       bool
+}
+
+func newTorchBench(python, script string, runs, threads int) *torchBench {
+	tb := &torchBench{python: python, script: script, runs: runs, threads: threads}
+	if tb.script == "" {
+		tb.script, tb.err = findTorchBenchScript()
+	}
+	return tb
+}
+
+// findTorchBenchScript looks for test/bench/torch_bench.py in the current
+// directory and its parents: `stela bench --torch` runs in a checkout.
+func findTorchBenchScript() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, "test", "bench", "torch_bench.py")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("test/bench/torch_bench.py not found in the current directory or a parent (run in a Stela checkout, or pass --torch-script)")
+		}
+		dir = parent
+	}
+}
+
+// run runs one workload in PyTorch and returns its results.
+func (tb *torchBench) run(workload string) ([]benchResult, error) {
+	if tb.err != nil {
+		return nil, tb.err
+	}
+	cmd := exec.Command(tb.python, tb.script, "--workload", workload, "--runs", strconv.Itoa(tb.runs), "--threads", strconv.Itoa(tb.threads))
+	var out, errb bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:] // a Python traceback ends with the exception
+		}
+		return nil, fmt.Errorf("%s %s: %v: %s", tb.python, filepath.Base(tb.script), err, msg)
+	}
+	return parseTorchOutput(&out)
+}
+
+// parseTorchOutput reads torch_bench.py's JSON lines.
+func parseTorchOutput(r io.Reader) ([]benchResult, error) {
+	var rs []benchResult
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var res benchResult
+		if err := json.Unmarshal(line, &res); err != nil {
+			return nil, fmt.Errorf("torch_bench.py printed %q: %v", line, err)
+		}
+		rs = append(rs, res)
+	}
+	return rs, sc.Err()
+}
+
+// torch runs one workload in PyTorch and prints its results. PyTorch being
+// unavailable is reported once, not a failure of the benchmark.
+func (b *bencher) torch(tb *torchBench, workload string) {
+	rs, err := tb.run(workload)
+	if err != nil {
+		if !tb.reported {
+			fmt.Fprintf(b.stderr, "stela bench: PyTorch: %v\n", err)
+			tb.reported = true
+		}
+		tb.err = err
+		return
+	}
+	for _, r := range rs {
+		if r.Error != "" {
+			b.failed = true
+		}
+		b.emit(r)
+	}
+}
+
+// checkBenchTargets evaluates issue 5's targets on the results. Targets against
+// PyTorch are checked only when it ran.
+func checkBenchTargets(rs []benchResult, torch bool) []benchTarget {
+	find := func(workload, mode, metric string) *benchResult {
+		for i := range rs {
+			r := &rs[i]
+			if r.Workload == workload && r.Mode == mode && r.Metric == metric && r.Error == "" {
+				return r
+			}
+		}
+		return nil
+	}
+	var ts []benchTarget
+	// vsTorch compares Stela's mode with PyTorch eager on every metric of
+	// the workload; want is the least ratio, strict makes it exclusive.
+	vsTorch := func(workload, mode, desc string, want float64, strict bool) {
+		for _, s := range rs {
+			if s.Workload != workload || s.Mode != mode || s.Error != "" {
+				continue
+			}
+			t := find(workload, "torch-eager", s.Metric)
+			if t == nil {
+				continue
+			}
+			ratio := t.Median / s.Median // times: how many times faster
+			if s.Unit == "GFLOP/s" || s.Unit == "GB/s" {
+				ratio = s.Median / t.Median
+			}
+			op := "≥"
+			ok := ratio >= want
+			if strict {
+				op, ok = ">", ratio > want
+			}
+			ts = append(ts, benchTarget{
+				Target: fmt.Sprintf("%s %s %s %s", workload, mode, s.Metric, desc), Workload: workload, Mode: mode, Metric: s.Metric,
+				Stela: s.Median, Torch: t.Median, Unit: s.Unit, Ratio: ratio,
+				Want: fmt.Sprintf("%s %gx", op, want), OK: ok,
+			})
+		}
+	}
+	if torch {
+		vsTorch("W1", "eager", "no slower than PyTorch eager", 1, false)
+		vsTorch("W2", "compiled", "at least 3x faster than PyTorch eager", 3, false)
+		vsTorch("W3", "compiled", "at least 90% of PyTorch", 0.9, false)
+		vsTorch("W5", "compiled", "faster than PyTorch eager", 1, true)
+	}
+	for _, c := range []struct {
+		metric, desc string
+		limit        float64
+	}{
+		{w6First, "compile latency, empty cache, under 2 s", 2000},
+		{w6Warm, "compile latency, warm disk cache, under 100 ms", 100},
+	} {
+		if s := find("W6", "compiled", c.metric); s != nil {
+			ts = append(ts, benchTarget{
+				Target: "W6 " + c.desc, Workload: "W6", Mode: "compiled", Metric: c.metric, Stela: s.Median, Unit: s.Unit,
+				Want: fmt.Sprintf("< %g %s", c.limit, s.Unit), OK: s.Median < c.limit,
+			})
+		}
+	}
+	return ts
+}
+
+func (b *bencher) printTargets(ts []benchTarget, tb *torchBench) {
+	if b.json {
+		for _, t := range ts {
+			writeJSONLine(b.out, t)
+		}
+		return
+	}
+	if len(ts) > 0 {
+		fmt.Fprintln(b.lines, "targets (issue 5):")
+	}
+	for _, t := range ts {
+		fmt.Fprintln(b.lines, "  "+formatBenchTarget(t))
+	}
+	if tb != nil && tb.err != nil {
+		fmt.Fprintf(b.lines, "  (PyTorch did not run: the targets against it were not checked)\n")
+	}
+}
+
+// formatBenchTarget is a target's text line.
+func formatBenchTarget(t benchTarget) string {
+	verdict := "MISSED"
+	if t.OK {
+		verdict = "ok"
+	}
+	if t.Torch == 0 {
+		return fmt.Sprintf("%-6s %s: %s %s (want %s)", verdict, t.Target, benchNum(t.Stela), t.Unit, t.Want)
+	}
+	return fmt.Sprintf("%-6s %s: stela %s, torch %s %s: %s (want %s)",
+		verdict, t.Target, benchNum(t.Stela), benchNum(t.Torch), t.Unit, benchRatio(t.Ratio), t.Want)
+}
+
+// benchEnvironment describes the run for the markdown table's heading:
+// date, commit, machine, Go.
+func benchEnvironment(device string, runs int) string {
+	commit := "unknown commit"
+	if out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil {
+		commit = "commit " + strings.TrimSpace(string(out))
+		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+			commit += " with uncommitted changes"
+		}
+	}
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %s; %s, %d CPUs; %s; device %s, %s; median of %d runs",
+		time.Now().UTC().Format("2006-01-02"), commit, cpu, goruntime.NumCPU(), goruntime.Version(), device, benchThreads(), runs)
+}
+
+// benchMarkdown is the results table of docs/performance.md: one row per
+// Stela measurement, with PyTorch's of the same metric and the target.
+func benchMarkdown(env string, rs []benchResult, ts []benchTarget) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Measured %s.", env)
+	for _, r := range rs {
+		if r.Mode == "torch-eager" && r.TorchVersion != "" {
+			fmt.Fprintf(&b, " PyTorch %s, %d threads.", r.TorchVersion, r.Threads)
+			break
+		}
+	}
+	b.WriteString("\n\n| workload | mode | metric | Stela | PyTorch eager | Stela vs PyTorch | target |\n")
+	b.WriteString("| --- | --- | --- | ---: | ---: | ---: | --- |\n")
+	cell := func(r *benchResult) string {
+		if r == nil {
+			return "–"
+		}
+		if r.Error != "" {
+			return "error: " + strings.ReplaceAll(r.Error, "|", "\\|")
+		}
+		s := benchNum(r.Median) + " " + r.Unit
+		if len(r.Derived) > 0 {
+			units := make([]string, 0, len(r.Derived))
+			for u := range r.Derived {
+				units = append(units, u)
+			}
+			sort.Strings(units)
+			var parts []string
+			for _, u := range units {
+				parts = append(parts, benchNum(r.Derived[u])+" "+u)
+			}
+			s += " (" + strings.Join(parts, ", ") + ")"
+		}
+		return s
+	}
+	for i := range rs {
+		r := &rs[i]
+		if r.Mode == "torch-eager" {
+			continue
+		}
+		var torch *benchResult
+		for j := range rs {
+			if t := &rs[j]; t.Mode == "torch-eager" && t.Workload == r.Workload && t.Metric == r.Metric && t.Error == "" {
+				torch = t
+			}
+		}
+		ratio := "–"
+		if torch != nil && r.Error == "" {
+			x := torch.Median / r.Median
+			if r.Unit == "GFLOP/s" || r.Unit == "GB/s" {
+				x = r.Median / torch.Median
+			}
+			ratio = benchRatio(x)
+		}
+		target := "–"
+		for _, t := range ts {
+			if t.Workload == r.Workload && t.Mode == r.Mode && t.Metric == r.Metric {
+				target = t.Want + ": **missed**"
+				if t.OK {
+					target = t.Want + ": ok"
+				}
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", r.Workload, r.Mode, r.Metric, cell(r), cell(torch), ratio, target)
+	}
+	return b.String()
+}

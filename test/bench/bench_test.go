@@ -1,0 +1,133 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/ir/npy"
+)
+
+const script = "torch_bench.py"
+
+// python returns the Python to run torch_bench.py with, or skips.
+func python(t *testing.T) string {
+	t.Helper()
+	py := os.Getenv("STELA_TORCH_PYTHON")
+	if py == "" {
+		py = "/usr/bin/python3"
+	}
+	path, err := exec.LookPath(py)
+	if err != nil {
+		t.Skipf("no %s (Debian: apt-get install python3-torch)", py)
+	}
+	return path
+}
+
+// TestTorchMetrics: the names PyTorch's results carry are those
+// `stela bench` joins on (cmd/stela tests its side against the same file).
+func TestTorchMetrics(t *testing.T) {
+	out, err := exec.Command(python(t), script, "--list").Output()
+	if err != nil {
+		t.Fatalf("%s --list: %v", script, err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "metrics.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(want), string(out)); d != "" {
+		t.Errorf("%s --list differs from testdata/metrics.txt (-file +script):\n%s", script, d)
+	}
+}
+
+// TestTorchBlockAndJSON runs one PyTorch process (importing torch costs
+// seconds): the GPT-2 block on the small transformer's inputs, which must
+// match Stela's result, then W1 once, whose JSON line must carry the
+// fields `stela bench` reads.
+func TestTorchBlockAndJSON(t *testing.T) {
+	py := python(t)
+	if err := tensor.SetDefaultDevice("host"); err != nil {
+		t.Fatal(err)
+	}
+	ex := examples.SmallTransformer()
+	inputs := ex.Inputs(7)
+	dir := t.TempDir()
+	for i, in := range inputs {
+		if err := npy.WriteFile(filepath.Join(dir, fmt.Sprintf("in%d.npy", i)), in.Literal()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(py, script, "--check", dir, "--workload", "W1", "--runs", "1", "--threads", "1",
+		"--batch", strconv.Itoa(ex.Batch), "--seq", strconv.Itoa(ex.Seq), "--d-model", strconv.Itoa(ex.DModel),
+		"--heads", strconv.Itoa(ex.Heads), "--mlp", strconv.Itoa(ex.MLP))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if strings.Contains(stderr.String(), "No module named") {
+			t.Skipf("%s cannot import torch and numpy (Debian: apt-get install python3-torch python3-numpy):\n%s", py, stderr.String())
+		}
+		t.Fatalf("%s: %v\n%s", script, err, stderr.String())
+	}
+
+	stela, err := examples.Call(ex, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stela.Float32s()
+	lit, err := npy.ReadFile(filepath.Join(dir, "out.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lit.Type.Equal(stela.Type()) {
+		t.Fatalf("PyTorch's block returned %v, Stela's %v", lit.Type, stela.Type())
+	}
+	got := lit.Data.([]float32)
+	worst, at := 0.0, 0
+	for i := range want {
+		d := math.Abs(float64(got[i])-float64(want[i])) / (1 + math.Abs(float64(want[i])))
+		if d > worst || math.IsNaN(d) {
+			worst, at = d, i
+		}
+	}
+	t.Logf("max relative error of PyTorch's block: %.2g", worst)
+	// f32 with different summation orders: a few ulps of the O(1) outputs.
+	if worst > 1e-4 {
+		t.Errorf("PyTorch's block differs from Stela's: element %d is %v, want %v (relative error %.2g)", at, got[at], want[at], worst)
+	}
+
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("%s printed %d lines, want 1 (W1):\n%s", script, len(lines), out)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
+		t.Fatalf("%s printed %q: %v", script, lines[0], err)
+	}
+	for field, want := range map[string]any{
+		"workload": "W1", "mode": "torch-eager", "metric": "add f32[16] x10000", "unit": "µs/op", "runs": 1.0, "threads": 1.0,
+	} {
+		if r[field] != want {
+			t.Errorf("%s: %q is %v, want %v", script, field, r[field], want)
+		}
+	}
+	for _, field := range []string{"median", "min", "max"} {
+		if v, ok := r[field].(float64); !ok || !(v > 0) {
+			t.Errorf("%s: %q is %v, want a positive number", script, field, r[field])
+		}
+	}
+	if v, _ := r["torch_version"].(string); v == "" {
+		t.Errorf("%s: no torch_version", script)
+	}
+}

@@ -1,0 +1,20 @@
+// Package bench is the harness of `stela bench` (cmd/stela/bench.go,
+// docs/performance.md): PyTorch's side of the benchmarks and the tests that
+// keep the two sides measuring the same thing.
+//
+// In: torch_bench.py, which runs workloads W1, W2, W3 and W5 in PyTorch
+// eager mode with Debian's python3-torch (/usr/bin/python3) and prints the
+// JSON lines `stela bench --json` prints, mode "torch-eager";
+// testdata/metrics.txt, the metric names both sides use, on which
+// `stela bench --torch` joins the two; run.sh, which runs both:
+//
+//	bash test/bench/run.sh [--workload W2] [--runs 7] [--json]
+//
+// Out: tests, never timings. torch_bench.py's metric names must equal
+// testdata/metrics.txt (cmd/stela checks its own against the same file);
+// its GPT-2 block must compute what frontend/examples/transformer.go
+// computes (the small config, Stela on the reference evaluator, PyTorch on
+// the same inputs as .npy files); its JSON lines must carry the fields
+// `stela bench` reads. The tests skip, never fail, when /usr/bin/python3
+// (or $STELA_TORCH_PYTHON) cannot import torch and numpy.
+package bench

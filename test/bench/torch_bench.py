@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+"""PyTorch's side of `stela bench` (docs/performance.md).
+
+Runs issue 5's workloads W1, W2, W3 and W5 in PyTorch eager mode and prints
+one JSON object per measurement, the same objects `stela bench --json`
+prints, with mode "torch-eager" and the thread count PyTorch used:
+
+    /usr/bin/python3 test/bench/torch_bench.py [--workload W1,W2,W3,W5] [--runs N] [--threads N]
+
+`stela bench --torch` runs it workload by workload and compares. Use
+Debian's python3-torch (/usr/bin/python3), not another Python on PATH.
+
+Every measurement is one warm-up call, then --runs timed calls; the median
+is reported. The workloads are written to match Stela's exactly:
+
+  W1  10,000 chained adds z = z + y of two f32[16] (us per op)
+  W2  gelu_tanh(x*a+b) on f32[4194304], a and b f32 scalars (0-d tensors);
+      GB/s counts one read of x and one write of y
+  W3  f32 matmul n x n x n for n = 1024, 2048 (GFLOP/s)
+  W5  one GPT-2-small block forward, f32, batch 4, seq 256, d_model 768,
+      12 heads, MLP 3072: frontend/examples/transformer.go op for op
+      (pre-LayerNorm, x @ w + b projections, causal mask by where(row >=
+      col, scores, -1e9), softmax, tanh GELU, two residuals)
+
+--list prints the metric names, one "WORKLOAD<TAB>METRIC" a line.
+
+--check DIR runs the block (before any --workload) on DIR/in0.npy ... DIR/in12.npy (the
+example's parameters in order) with the config given by --batch, --seq,
+--d-model, --heads, --mlp and writes DIR/out.npy: test/bench's Go test uses
+it to check that this block computes what Stela's does.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+# Imported by main after --list, which must work without torch.
+torch = None
+F = None
+
+W1_OPS = 10000
+
+# The metrics, as `stela bench` names them (test/bench/testdata/metrics.txt).
+W1_METRIC = "add f32[16] x10000"
+W2_METRIC = "gelu_tanh(x*a+b) f32[4194304]"
+W3_SIZES = (1024, 2048)
+W5_METRIC = "gpt2-small block forward f32[4,256,768]"
+
+
+def w3_metric(n):
+    return f"matmul f32 {n}x{n}x{n}"
+
+
+METRICS = [("W1", W1_METRIC), ("W2", W2_METRIC)] + [("W3", w3_metric(n)) for n in W3_SIZES] + [("W5", W5_METRIC)]
+
+
+def summary(workload, metric, unit, samples, **extra):
+    s = sorted(samples)
+    n = len(s)
+    med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    r = {
+        "workload": workload,
+        "mode": "torch-eager",
+        "metric": metric,
+        "unit": unit,
+        "median": med,
+        "min": s[0],
+        "max": s[-1],
+        "runs": n,
+        "samples": samples,
+        "threads": torch.get_num_threads(),
+        "torch_version": torch.__version__,
+    }
+    r.update(extra)
+    return r
+
+
+def measure(fn, runs):
+    """Seconds per call of fn: one warm-up, then runs timed calls."""
+    fn()
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def rand(*shape):
+    return torch.rand(*shape, dtype=torch.float32) * 4 - 2
+
+
+def w1(runs):
+    x, y = rand(16), rand(16)
+
+    def rep():
+        z = x
+        for _ in range(W1_OPS):
+            z = z + y
+        return z
+
+    ts = measure(rep, runs)
+    return [summary("W1", W1_METRIC, "\u00b5s/op", [t * 1e6 / W1_OPS for t in ts])]
+
+
+def w2(runs):
+    n = 4194304
+    x = rand(n)
+    a = torch.tensor(0.75, dtype=torch.float32)
+    b = torch.tensor(0.25, dtype=torch.float32)
+    ts = measure(lambda: F.gelu(x * a + b, approximate="tanh"), runs)
+    r = summary("W2", W2_METRIC, "ms", [t * 1e3 for t in ts])
+    r["derived"] = {"GB/s": 2 * 4 * n / (r["median"] / 1e3) / 1e9}
+    return [r]
+
+
+def w3(runs):
+    out = []
+    for n in W3_SIZES:
+        x, y = rand(n, n), rand(n, n)
+        ts = measure(lambda: torch.matmul(x, y), runs)
+        flops = 2.0 * n * n * n
+        r = summary("W3", w3_metric(n), "GFLOP/s", [flops / t / 1e9 for t in ts])
+        ms = sorted(t * 1e3 for t in ts)
+        k = len(ms)
+        r["derived"] = {"ms": ms[k // 2] if k % 2 else (ms[k // 2 - 1] + ms[k // 2]) / 2}
+        out.append(r)
+    return out
+
+
+class Block:
+    """GPT-2 block as frontend/examples/transformer.go writes it."""
+
+    def __init__(self, batch=4, seq=256, d_model=768, heads=12, mlp=3072, eps=1e-5):
+        self.batch, self.seq, self.d, self.heads, self.mlp, self.eps = batch, seq, d_model, heads, mlp, eps
+
+    def inputs(self):
+        d, m, std = self.d, self.mlp, 0.02
+        g = lambda *s: torch.randn(*s, dtype=torch.float32) * std
+        return [
+            torch.randn(self.batch, self.seq, d, dtype=torch.float32),
+            torch.ones(d), g(d),
+            g(d, 3 * d), g(3 * d),
+            g(d, d) / math.sqrt(2), g(d),
+            torch.ones(d), g(d),
+            g(d, m), g(m),
+            g(m, d) / math.sqrt(2), g(d),
+        ]
+
+    def forward(self, x, ln1g, ln1b, wqkv, bqkv, wo, bo, ln2g, ln2b, wfc, bfc, wproj, bproj):
+        d = self.d
+        x = x + self.attention(F.layer_norm(x, (d,), ln1g, ln1b, self.eps), wqkv, bqkv, wo, bo)
+        h = F.layer_norm(x, (d,), ln2g, ln2b, self.eps)
+        return x + F.gelu(h @ wfc + bfc, approximate="tanh") @ wproj + bproj
+
+    def attention(self, h, wqkv, bqkv, wo, bo):
+        b, s, d = h.shape
+        nh = self.heads
+        dh = d // nh
+        qkv = h @ wqkv + bqkv  # [b, s, 3d]
+        q, k, v = (p.reshape(b, s, nh, dh).transpose(1, 2) for p in qkv.split(d, dim=-1))
+        scores = (q @ k.transpose(-1, -2)) * (1 / math.sqrt(dh))  # [b, heads, s, s]
+        row = torch.arange(s).reshape(s, 1)
+        col = torch.arange(s).reshape(1, s)
+        scores = torch.where(row >= col, scores, torch.tensor(-1e9, dtype=scores.dtype))
+        a = torch.softmax(scores, dim=-1) @ v  # [b, heads, s, dh]
+        a = a.transpose(1, 2).reshape(b, s, d)
+        return a @ wo + bo
+
+
+def w5(runs):
+    blk = Block()
+    args = blk.inputs()
+    ts = measure(lambda: blk.forward(*args), runs)
+    return [summary("W5", W5_METRIC, "ms", [t * 1e3 for t in ts])]
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W5": w5}
+
+
+def check(args):
+    import numpy as np
+
+    blk = Block(args.batch, args.seq, args.d_model, args.heads, args.mlp)
+    ins = [torch.from_numpy(np.load(os.path.join(args.check, f"in{i}.npy"))) for i in range(13)]
+    out = blk.forward(*ins)
+    np.save(os.path.join(args.check, "out.npy"), out.numpy())
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--workload", help="comma-separated workloads (default W1,W2,W3,W5; none with --check)")
+    p.add_argument("--runs", type=int, default=5, help="timed runs after one warm-up")
+    p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (default: PyTorch's own choice)")
+    p.add_argument("--check", metavar="DIR", help="run the block on DIR/in*.npy and write DIR/out.npy")
+    p.add_argument("--list", action="store_true", help="print WORKLOAD<TAB>METRIC per measurement and exit")
+    p.add_argument("--batch", type=int, default=4)
+    p.add_argument("--seq", type=int, default=256)
+    p.add_argument("--d-model", type=int, default=768)
+    p.add_argument("--heads", type=int, default=12)
+    p.add_argument("--mlp", type=int, default=3072)
+    args = p.parse_args()
+    if args.list:
+        for w, m in METRICS:
+            print(f"{w}\t{m}")
+        return
+    global torch, F
+    import torch
+    import torch.nn.functional as F
+
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(1)
+    with torch.no_grad():
+        if args.check:
+            check(args)
+        workloads = args.workload if args.workload is not None else "" if args.check else ",".join(WORKLOADS)
+        for w in filter(None, workloads.split(",")):
+            w = w.strip().upper()
+            if w not in WORKLOADS:
+                sys.exit(f"torch_bench.py: unknown workload {w!r} (have {', '.join(WORKLOADS)})")
+            for r in WORKLOADS[w](args.runs):
+                print(json.dumps(r), flush=True)
+
+
+if __name__ == "__main__":
+    main()
