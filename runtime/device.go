@@ -68,7 +68,8 @@ type Executable interface {
 // types. RunOp runs the program cached under key, if there is one (found
 // is false otherwise, and nothing ran); AddOp compiles f, the op as a
 // function of its operands in order, under key. loc is the op's Go call
-// site. Two calls rather than a build callback keep a cache hit free of
+// site; an unknown Loc means the device should find it (ir.CallerLoc) when
+// something fails, which it can because it fails on the caller's stack. Two calls rather than a build callback keep a cache hit free of
 // allocations for the callback.
 type OpRunner interface {
 	RunOp(key []byte, args []Buffer, loc ir.Loc) (outs []Buffer, found bool, err error)

@@ -212,6 +212,9 @@ func (d *pjrtDevice) run(c *compiled, args []Buffer, loc ir.Loc) ([]Buffer, erro
 	}
 	res, err := c.le.ExecuteOne(d.dev, pbs...)
 	if err != nil {
+		if !loc.IsKnown() {
+			loc = ir.CallerLoc()
+		}
 		le := ir.Errorf(loc, what, "%v", err)
 		for i, t := range c.results {
 			outs[i] = &pjrtBuffer{typ: t, dev: d, err: le}

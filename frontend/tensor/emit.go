@@ -20,17 +20,28 @@ import (
 // Failures panic with a located *ir.Error; Catch and jit turn them into
 // errors.
 func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func) []*Tensor {
-	loc := ir.CallerLoc()
-	name := op.String()
 	for i, a := range args {
 		if a == nil {
-			panic(ir.Errorf(loc, name, "operand #%d is nil", i))
+			panic(ir.Errorf(ir.CallerLoc(), op.String(), "operand #%d is nil", i))
 		}
 	}
 	tr, err := pickTracer(like, args)
 	if err != nil {
-		panic(ir.Errorf(loc, name, "%v", err))
+		panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
 	}
+	if tr == nil && len(regions) == 0 && op != ir.OpConstant {
+		// The eager fast path finds the call site only if something fails:
+		// unwinding the stack would cost more than a cached dispatch.
+		dev, err := eagerDevice(like, args)
+		if err != nil {
+			panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
+		}
+		if r, ok := dev.(runtime.OpRunner); ok {
+			return eagerFast(r, op, args, attr)
+		}
+	}
+	loc := ir.CallerLoc()
+	name := op.String()
 	if tr != nil {
 		outs := record(tr, loc, op, args, attr, regions)
 		res := make([]*Tensor, len(outs))
@@ -43,9 +54,6 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 	dev, err := eagerDevice(like, args)
 	if err != nil {
 		panic(ir.Errorf(loc, name, "%v", err))
-	}
-	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 && op != ir.OpConstant {
-		return eagerFast(r, loc, op, args, attr)
 	}
 	g := newTracer(name, false)
 	outs := record(g, loc, op, args, attr, regions)
@@ -77,7 +85,7 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 // the one-op function is built only on a miss. The operands are the
 // function's parameters in order, so the cached program fits any call
 // with the same key.
-func eagerFast(r runtime.OpRunner, loc ir.Loc, op ir.Op, args []*Tensor, attr any) []*Tensor {
+func eagerFast(r runtime.OpRunner, op ir.Op, args []*Tensor, attr any) []*Tensor {
 	var kb [128]byte
 	key := appendOpKey(kb[:0], op, attr, args)
 	var bufArr [4]Buffer
@@ -85,12 +93,14 @@ func eagerFast(r runtime.OpRunner, loc ir.Loc, op ir.Op, args []*Tensor, attr an
 	for _, a := range args {
 		bufs = append(bufs, a.buf)
 	}
-	rs, found, err := r.RunOp(key, bufs, loc)
+	// A zero location asks the device to find the call site itself if the
+	// op fails (it is still on this stack then).
+	rs, found, err := r.RunOp(key, bufs, ir.Loc{})
 	if err == nil && !found {
 		var f *ir.Func
-		if f, err = oneOpFunc(loc, op, args, attr); err == nil {
+		if f, err = oneOpFunc(ir.CallerLoc(), op, args, attr); err == nil {
 			if err = r.AddOp(key, f); err == nil {
-				rs, found, err = r.RunOp(key, bufs, loc)
+				rs, found, err = r.RunOp(key, bufs, ir.Loc{})
 			}
 		}
 		if err == nil && !found {
@@ -98,7 +108,7 @@ func eagerFast(r runtime.OpRunner, loc ir.Loc, op ir.Op, args []*Tensor, attr an
 		}
 	}
 	if err != nil {
-		panic(located(err, loc, op.String()))
+		panic(located(err, ir.CallerLoc(), op.String()))
 	}
 	res := make([]*Tensor, len(rs))
 	for i, b := range rs {

@@ -235,9 +235,14 @@ func (g *fuseGen) step() {
 }
 
 // fusionProgram makes one random program and its arguments.
-func fusionProgram(t *testing.T, seed int, trans bool) (*ir.Func, []*ir.Literal) {
+// With big, the dimensions are tens to hundreds, so that loops run on
+// several threads.
+func fusionProgram(t *testing.T, seed int, trans, big bool) (*ir.Func, []*ir.Literal) {
 	r := rand.New(rand.NewPCG(uint64(seed), 17))
 	A, B, C := 1+r.IntN(5), 1+r.IntN(5), 1+r.IntN(4)
+	if big {
+		A, B, C = 40+r.IntN(80), 100+r.IntN(200), 8+r.IntN(8)
+	}
 	params := []ir.Type{ir.TensorOf(ir.F32, A, B, C), ir.TensorOf(ir.F32, A, B), ir.TensorOf(ir.F32, B, C),
 		ir.TensorOf(ir.F32, A), ir.TensorOf(ir.F32, B), ir.TensorOf(ir.F32, C), ir.TensorOf(ir.F32)}
 	g := &fuseGen{t: t, r: r, b: newBuilder(t, "fusion", params...), A: A, B: B, C: C, trans: trans}
@@ -269,12 +274,14 @@ func init() {
 }
 
 // TestFusionRandomExact: random programs of correctly rounded ops, fused,
-// are bit-identical to the reference evaluator.
+// are bit-identical to the reference evaluator; the last one has shapes
+// big enough for the thread pool.
 func TestFusionRandomExact(t *testing.T) {
-	for seed := range fusionSeeds {
+	for seed := range fusionSeeds + 1 {
+		big := seed == fusionSeeds // one with big shapes
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
-			f, args := fusionProgram(t, seed, false)
+			f, args := fusionProgram(t, seed, false, big)
 			evalAndCompare(t, f, nil, args...)
 		})
 	}
@@ -292,7 +299,7 @@ func TestFusionRandomBitIdentical(t *testing.T) {
 	}
 	progs := make([]*prog, fusionSeeds)
 	for i := range progs {
-		f, args := fusionProgram(t, 1000+i, true)
+		f, args := fusionProgram(t, 1000+i, true, false)
 		progs[i] = &prog{src: lowerText(t, f), args: args}
 	}
 	build := func(unfused bool) {
