@@ -34,10 +34,10 @@ import (
 //	llc       llc -O2 -filetype=obj -relocation-model=pic -mcpu -mattr per part
 //	link      cc -shared -o out.so part*.o -lm, then an atomic rename
 //
-// Why -O2 and not -O3: on the transformer block it halves opt's and
-// llc's time (O3 mostly unrolls more and doubles the code) and the
-// kernels run as fast (they are memory bound or call the GEMM); see
-// docs/cpu-plugin.md, "Compile time".
+// Why -O2 and not -O3: on the transformer block O3 takes 1.7 times the
+// CPU time in opt and llc (it mostly unrolls more, doubling the code) for
+// kernels that run about as fast (memory bound, or calls to the GEMM);
+// see docs/cpu-plugin.md, "Compile time".
 //
 // Any Go program that links this package is a worker: init runs it and
 // exits when STELA_CPU_WORKER=1, before main or tests run.
