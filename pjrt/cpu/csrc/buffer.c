@@ -198,7 +198,72 @@ static void cache_put(void* p, size_t size) {
   }
 }
 
+/* ---- Small blocks ----
+
+   Eager dispatch allocates and frees a small result per op; posix_memalign
+   with 64-byte alignment and its frees were a fifth of an eager op's cost
+   (glibc splits and consolidates chunks for each). Blocks below SMALL_MAX
+   bytes are kept on per-size-class free lists (64-byte classes, at most
+   SMALL_KEEP blocks each) and reused. */
+
+#define SMALL_MAX ((size_t)4096)
+#define SMALL_KEEP 1024
+
+typedef struct small_block {
+  struct small_block* next;
+} small_block;
+
+static struct {
+  pthread_mutex_t mu;
+  small_block* head[SMALL_MAX / STELA_ALIGN + 1];
+  int count[SMALL_MAX / STELA_ALIGN + 1];
+} smalls = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static size_t small_class(size_t size) { return size == 0 ? 1 : (size + STELA_ALIGN - 1) / STELA_ALIGN; }
+
+static void* small_take(size_t size) {
+  size_t c = small_class(size);
+  pthread_mutex_lock(&smalls.mu);
+  small_block* b = smalls.head[c];
+  if (b != NULL) {
+    smalls.head[c] = b->next;
+    smalls.count[c]--;
+  }
+  pthread_mutex_unlock(&smalls.mu);
+  return b != NULL ? b : stela_aligned_alloc(c * STELA_ALIGN);
+}
+
+static void small_put(void* p, size_t size) {
+  size_t c = small_class(size);
+  pthread_mutex_lock(&smalls.mu);
+  if (smalls.count[c] < SMALL_KEEP) {
+    small_block* b = p;
+    b->next = smalls.head[c];
+    smalls.head[c] = b;
+    smalls.count[c]++;
+    p = NULL;
+  }
+  pthread_mutex_unlock(&smalls.mu);
+  free(p);
+}
+
+static void small_drain(void) {
+  pthread_mutex_lock(&smalls.mu);
+  for (size_t c = 0; c <= SMALL_MAX / STELA_ALIGN; c++) {
+    small_block* b = smalls.head[c];
+    smalls.head[c] = NULL;
+    smalls.count[c] = 0;
+    while (b != NULL) {
+      small_block* next = b->next;
+      free(b);
+      b = next;
+    }
+  }
+  pthread_mutex_unlock(&smalls.mu);
+}
+
 void stela_buffer_cache_drain(void) {
+  small_drain();
   pthread_mutex_lock(&cache.mu);
   cached_block* b = cache.head;
   cache.head = cache.tail = NULL;
@@ -218,6 +283,8 @@ stela_storage* stela_storage_new(size_t size) {
     size_t n = cache_size(size);
     s->data = n >= size ? cache_take(n) : NULL;
     if (s->data == NULL) s->data = stela_aligned_alloc(n >= size ? n : size);
+  } else if (size <= SMALL_MAX) {
+    s->data = small_take(size);
   } else {
     s->data = stela_aligned_alloc(size);
   }
@@ -239,6 +306,8 @@ void stela_storage_release(stela_storage* s) {
   if (s->owned) {
     if (s->size >= CACHE_MIN && cache_size(s->size) >= s->size)
       cache_put(s->data, cache_size(s->size));
+    else if (s->size <= SMALL_MAX)
+      small_put(s->data, s->size);
     else
       free(s->data);
     atomic_fetch_sub(&stela_live_storages, 1);

@@ -358,11 +358,22 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
 
   /* One block for every device's run state. */
   size_t na = p->nargs, nr = p->nres;
-  run* runs = calloc(ndev, sizeof(run));
-  void** block = calloc(ndev * (3 * na + 2 * nr) + 1, sizeof(void*));
+  /* The common case (one device, a few operands: every eager op) keeps
+     its run state on the stack. */
+  run run1;
+  void* block1[64];
+  bool on_stack = ndev == 1 && 3 * na + 2 * nr + 1 <= sizeof block1 / sizeof block1[0];
+  run* runs = on_stack ? &run1 : calloc(ndev, sizeof(run));
+  void** block = on_stack ? block1 : calloc(ndev * (3 * na + 2 * nr) + 1, sizeof(void*));
+  if (on_stack) {
+    memset(&run1, 0, sizeof run1);
+    memset(block1, 0, (3 * na + 2 * nr + 1) * sizeof block1[0]);
+  }
   if (runs == NULL || block == NULL) {
-    free(runs);
-    free(block);
+    if (!on_stack) {
+      free(runs);
+      free(block);
+    }
     return stela_oom();
   }
   for (size_t d = 0; d < ndev; d++) {
@@ -437,7 +448,9 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
     free(events);
   }
   for (size_t d = 0; d < ndev; d++) run_release(&runs[d], na, nr, false);
-  free(runs);
-  free(block);
+  if (!on_stack) {
+    free(runs);
+    free(block);
+  }
   return err;
 }
