@@ -146,6 +146,11 @@ type Timings struct {
 	Parse, Verify, Codegen, Split, Opt, Llc, Link time.Duration
 	// Parts is the number of parts the module was split into.
 	Parts int
+	// Kernels is the number of kernels after fusion; ArenaBytes the peak
+	// temporary memory (the arena) and IntermediateBytes what the
+	// intermediates would take without buffer sharing.
+	Kernels                       int
+	ArenaBytes, IntermediateBytes int64
 }
 
 // Total is the sum of the stages.
@@ -155,8 +160,9 @@ func (t Timings) Total() time.Duration {
 
 func (t Timings) String() string {
 	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + "ms" }
-	return fmt.Sprintf("parse %s, verify %s, codegen %s, split %s (%d parts), opt %s, llc %s, link %s, total %s",
-		ms(t.Parse), ms(t.Verify), ms(t.Codegen), ms(t.Split), max(t.Parts, 1), ms(t.Opt), ms(t.Llc), ms(t.Link), ms(t.Total()))
+	return fmt.Sprintf("parse %s, verify %s, codegen %s, split %s (%d parts), opt %s, llc %s, link %s, total %s; %d kernels, peak temporary memory %d bytes (%d without buffer reuse)",
+		ms(t.Parse), ms(t.Verify), ms(t.Codegen), ms(t.Split), max(t.Parts, 1), ms(t.Opt), ms(t.Llc), ms(t.Link), ms(t.Total()),
+		t.Kernels, t.ArenaBytes, t.IntermediateBytes)
 }
 
 // Compile compiles StableHLO text into a shared object and returns its
@@ -186,6 +192,7 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 	if err != nil {
 		return "", tm, err
 	}
+	tm.Kernels, tm.ArenaBytes, tm.IntermediateBytes = prog.Kernels(), prog.ArenaBytes(), prog.IntermediateBytes()
 	ll, err := prog.LLVM()
 	stage(&tm.Codegen)
 	if err != nil {

@@ -99,6 +99,7 @@ func (p *planner) assignBuffers() {
 		}
 		size := alignUp(v.t.bytes())
 		v.st = stArena
+		prog.intermediateBytes += size
 		if size == 0 {
 			continue
 		}
@@ -123,3 +124,12 @@ func (p *planner) assignBuffers() {
 	}
 	prog.arenaSize = top
 }
+
+// ArenaBytes is the program's peak temporary memory: the size of the
+// per-call arena that holds every intermediate value, after buffer
+// planning let values whose live ranges do not overlap share bytes.
+func (p *Program) ArenaBytes() int64 { return p.arenaSize }
+
+// IntermediateBytes is what the intermediate values would take without
+// sharing: the sum of the arena values' sizes (64-byte aligned).
+func (p *Program) IntermediateBytes() int64 { return p.intermediateBytes }

@@ -147,6 +147,8 @@ type Program struct {
 	checks  int
 	// arenaSize is the size in bytes of the per-call scratch memory.
 	arenaSize int64
+	// intermediateBytes is the sum of the arena values' sizes (no sharing).
+	intermediateBytes int64
 	// copies are results whose bytes must be copied into the result
 	// buffer at the end (arguments, constants, values returned twice).
 	copies []resultCopy
