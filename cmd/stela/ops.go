@@ -79,7 +79,7 @@ func opsMarkdown() string {
 	b.WriteString("Generated from the op table (`ir/ops.go`). Element type names: i1, si8–si64, ui8–ui64, f16, bf16, f32, f64, c64, c128. ")
 	b.WriteString("Attributes are printed in `.sir` text as `{field = value, ...}` with the field names of the attribute struct. ")
 	b.WriteString("The CPU plugin column says whether the Stela CPU plugin's code generator compiles the op on at least one element type ")
-	b.WriteString("(today f32, f64, si32, si64 and i1; custom_call only for the check.* targets).\n\n")
+	b.WriteString("(on every element type the op accepts; custom_call only for the check.* targets and @Sharding).\n\n")
 	b.WriteString("| op | operands | attribute | shape rule | evaluator | lowering | CPU plugin | semantics |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range opRows() {
