@@ -31,14 +31,18 @@ type Buffer struct {
 // newBuffer wraps a buffer the plugin returned; the caller holds a client
 // reference.
 func (c *Client) newBuffer(b *C.PJRT_Buffer) *Buffer {
-	p := c.plugin
-	buf := &Buffer{client: c, h: newHandle(c.core, unsafe.Pointer(b), func(ptr unsafe.Pointer) {
-		var a C.PJRT_Buffer_Destroy_Args
-		a.buffer = (*C.PJRT_Buffer)(ptr)
-		_ = p.callBufferDestroy(&a)
-	})}
+	buf := &Buffer{client: c, h: newHandle(c.core, unsafe.Pointer(b), c.plugin.destroyBuffer)}
 	runtime.AddCleanup(buf, (*handle).destroy, buf.h)
 	return buf
+}
+
+// destroyBufferPtr frees a PJRT_Buffer: the free function of every buffer
+// handle (one method value per plugin, not a closure per buffer: eager
+// dispatch makes a buffer per op).
+func (p *Plugin) destroyBufferPtr(ptr unsafe.Pointer) {
+	var a C.PJRT_Buffer_Destroy_Args
+	a.buffer = (*C.PJRT_Buffer)(ptr)
+	_ = p.callBufferDestroy(&a)
 }
 
 // HostArray is an array in host memory, the source of BufferFromHost.

@@ -8,6 +8,7 @@ import "C"
 import (
 	"errors"
 	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -27,6 +28,19 @@ type LoadedExecutable struct {
 	outputTypes   []BufferType
 	outputDims    [][]int
 	devices       []*Device
+
+	// scratch is C memory for ExecuteOne's argument and output tables,
+	// freed with the executable.
+	scratch *execScratch
+}
+
+// execScratch is C memory for n pointers, used by one call at a time. It
+// is its own object so that the executable's cleanup can free it without
+// referring to the executable.
+type execScratch struct {
+	mu  sync.Mutex
+	ptr unsafe.Pointer
+	n   int
 }
 
 // newLoadedExecutable wraps a compiled executable; the caller holds a
@@ -39,8 +53,13 @@ func (c *Client) newLoadedExecutable(loaded *C.PJRT_LoadedExecutable, portable b
 	if err := p.callLoadedExecutableGetExecutable(&ga); err == nil {
 		exe = ga.executable
 	}
-	e := &LoadedExecutable{client: c, exe: exe, portable: portable, numReplicas: 1, numPartitions: 1, numOutputs: -1}
+	sc := &execScratch{}
+	e := &LoadedExecutable{client: c, exe: exe, portable: portable, numReplicas: 1, numPartitions: 1, numOutputs: -1, scratch: sc}
 	e.h = newHandle(c.core, unsafe.Pointer(loaded), func(ptr unsafe.Pointer) {
+		sc.mu.Lock()
+		C.free(sc.ptr)
+		sc.ptr, sc.n = nil, 0
+		sc.mu.Unlock()
 		if exe != nil {
 			var a C.PJRT_Executable_Destroy_Args
 			a.executable = exe

@@ -33,6 +33,8 @@ static inline PJRT_Error* stela_execute1(const PJRT_Api* api, PJRT_LoadedExecuta
 */
 import "C"
 
+import "unsafe"
+
 // ExecuteOne launches a portable executable on dev (nil: the device of
 // args[0], else the client's first device) without waiting: the outputs
 // may be used at once, and reading them waits for the execution (and
@@ -61,14 +63,25 @@ func (e *LoadedExecutable) ExecuteOne(dev *Device, args ...*Buffer) ([]*Buffer, 
 		return nil, err
 	}
 	defer e.h.done()
-	// Small programs are the point of this path: their tables fit on the
-	// Go stack. The arrays hold C pointers only, which cgo allows.
-	var argArr [8]*C.PJRT_Buffer
-	var outArr [8]*C.PJRT_Buffer
-	cargs, couts := argArr[:0], outArr[:0]
-	if len(args) > len(argArr) {
-		cargs = make([]*C.PJRT_Buffer, 0, len(args))
+	// The argument and output tables live in C memory that the executable
+	// keeps for this (Go memory passed to C escapes to the heap: two
+	// allocations per eager op); a concurrent call makes its own.
+	n := len(args) + max(e.numOutputs, 1)
+	var table unsafe.Pointer
+	if sc := e.scratch; sc.mu.TryLock() {
+		if sc.n < n {
+			C.free(sc.ptr)
+			sc.ptr = C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(uintptr(0))))
+			sc.n = n
+		}
+		table = sc.ptr
+		defer sc.mu.Unlock()
+	} else {
+		table = C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(uintptr(0))))
+		defer C.free(table)
 	}
+	cargs := unsafe.Slice((**C.PJRT_Buffer)(table), n)[:0:len(args)]
+	couts := unsafe.Slice((**C.PJRT_Buffer)(table), n)[len(args):n]
 	for i, b := range args {
 		if b == nil {
 			return nil, errorf(op, CodeInvalidArgument, "argument %d is nil", i)
@@ -90,10 +103,8 @@ func (e *LoadedExecutable) ExecuteOne(dev *Device, args ...*Buffer) ([]*Buffer, 
 			b.h.done()
 		}
 	}()
-	if e.numOutputs > len(outArr) {
-		couts = make([]*C.PJRT_Buffer, e.numOutputs)
-	} else {
-		couts = outArr[:max(e.numOutputs, 1)]
+	for i := range couts {
+		couts[i] = nil
 	}
 	var argp **C.PJRT_Buffer
 	if len(cargs) > 0 {

@@ -28,6 +28,8 @@ type Plugin struct {
 	major, minor int
 	slots        [numSlots]bool
 	attrs        []NamedValue
+	// destroyBuffer is destroyBufferPtr bound to this plugin, made once.
+	destroyBuffer func(unsafe.Pointer)
 }
 
 // plugins holds every library this process loaded, with the outcome.
@@ -196,6 +198,7 @@ func load(path string) (*Plugin, error) {
 		return &Plugin{path: path}, errorf("LoadPlugin", CodeFailedPrecondition, "%s: %s", path, msg)
 	}
 	p := &Plugin{path: path, handle: handle, api: api}
+	p.destroyBuffer = p.destroyBufferPtr
 	var size C.size_t
 	var major, minor C.int
 	C.stela_api_head(api, &size, &major, &minor)

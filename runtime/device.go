@@ -177,3 +177,18 @@ func Names() []string {
 	slices.Sort(names)
 	return slices.Compact(names)
 }
+
+// RunOp is d.RunOp when d is an OpRunner (found is false otherwise). Call
+// it rather than the interface method: for the runtime's own devices it
+// makes a direct call, so key and args can stay on the caller's stack
+// (arguments of an interface call escape to the heap, two allocations per
+// eager op).
+func RunOp(d Device, key []byte, args []Buffer, loc ir.Loc) (outs []Buffer, found bool, err error) {
+	if pd, ok := d.(*pjrtDevice); ok {
+		return pd.RunOp(key, args, loc)
+	}
+	if r, ok := d.(OpRunner); ok {
+		return r.RunOp(slices.Clone(key), slices.Clone(args), loc)
+	}
+	return nil, false, nil
+}

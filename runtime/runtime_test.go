@@ -1,8 +1,10 @@
 package runtime_test
 
 import (
+	"fmt"
 	goruntime "runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/tensor"
@@ -193,5 +195,31 @@ func TestEagerOpsDoNotLeak(t *testing.T) {
 	t.Logf("%d eager ops: live buffers %d before, %d after", n, before, after)
 	if after > before+16 {
 		t.Errorf("live buffers grew from %d to %d over %d eager ops", before, after, n)
+	}
+}
+
+// Eager ops from many goroutines share one cached program: its execution
+// tables are taken by one call at a time and made afresh for the others.
+func TestConcurrentEagerOps(t *testing.T) {
+	b := tensor.FromSlice([]float32{1, 2, 3, 4}, 4)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := tensor.FromSlice([]float32{float32(g), 0, 0, 0}, 4)
+			for range 2000 {
+				x = tensor.Add(x, b)
+			}
+			if got := x.Float32s(); got[0] != float32(g)+2000 || got[3] != 8000 {
+				errs <- fmt.Errorf("goroutine %d: %v", g, got)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

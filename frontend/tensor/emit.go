@@ -37,7 +37,7 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 			panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
 		}
 		if r, ok := dev.(runtime.OpRunner); ok {
-			return eagerFast(r, op, args, attr)
+			return eagerFast(dev, r, op, args, attr)
 		}
 	}
 	loc := ir.CallerLoc()
@@ -85,7 +85,7 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 // the one-op function is built only on a miss. The operands are the
 // function's parameters in order, so the cached program fits any call
 // with the same key.
-func eagerFast(r runtime.OpRunner, op ir.Op, args []*Tensor, attr any) []*Tensor {
+func eagerFast(dev Device, r runtime.OpRunner, op ir.Op, args []*Tensor, attr any) []*Tensor {
 	var kb [128]byte
 	key := appendOpKey(kb[:0], op, attr, args)
 	var bufArr [4]Buffer
@@ -95,12 +95,12 @@ func eagerFast(r runtime.OpRunner, op ir.Op, args []*Tensor, attr any) []*Tensor
 	}
 	// A zero location asks the device to find the call site itself if the
 	// op fails (it is still on this stack then).
-	rs, found, err := r.RunOp(key, bufs, ir.Loc{})
+	rs, found, err := runtime.RunOp(dev, key, bufs, ir.Loc{})
 	if err == nil && !found {
 		var f *ir.Func
 		if f, err = oneOpFunc(ir.CallerLoc(), op, args, attr); err == nil {
 			if err = r.AddOp(key, f); err == nil {
-				rs, found, err = r.RunOp(key, bufs, ir.Loc{})
+				rs, found, err = runtime.RunOp(dev, key, bufs, ir.Loc{})
 			}
 		}
 		if err == nil && !found {
