@@ -10,9 +10,14 @@
  * One parallel region runs on a pool at a time: a caller takes the pool's
  * `use` mutex with trylock, and when another execution (another device's
  * thread) holds it, runs its loop serially instead of waiting. Chunking
- * is static: n is cut into at most `threads` chunks of equal length (at
- * least grain); the caller runs the first. Workers wait for work spinning
- * briefly, then on a condition variable.
+ * is dynamic: n is cut into up to CHUNKS_PER_THREAD chunks per thread of
+ * equal length (at least grain), and the caller and the workers take the
+ * next chunk from an atomic counter until none is left, so one thread
+ * that the OS delays does not hold up the region by a whole share. Chunk
+ * boundaries depend only on n, grain and the pool size, and each output
+ * element is computed by exactly one chunk, so results do not depend on
+ * which thread ran what. Workers wait for work spinning briefly, then on a
+ * condition variable.
  *
  * GEMM. On first use the runtime dlopens libopenblas.so.0, else
  * libopenblas.so, else libblas.so.3, and takes cblas_sgemm and cblas_dgemm
@@ -51,6 +56,9 @@
 #endif
 
 #define MAX_THREADS 1024
+/* Chunks per thread of a parallel region: enough to even out a delayed
+   thread, few enough that each chunk is long. */
+#define CHUNKS_PER_THREAD 4
 /* How long an idle worker (or a waiting caller) spins before it sleeps. */
 #define SPIN_NS 30000
 
@@ -74,7 +82,8 @@ struct stela_pool {
   /* The job, written before gen is bumped. */
   void* ctx;
   void (*fn)(void*, int64_t, int64_t);
-  int64_t n, chunk;
+  int64_t n, chunk, nchunks;
+  atomic_int_fast64_t next; /* the next chunk to take */
 };
 
 typedef struct worker_arg {
@@ -116,15 +125,25 @@ stela_pool* stela_pool_new(int threads) {
   pthread_cond_init(&p->done, NULL);
   atomic_init(&p->gen, 0);
   atomic_init(&p->pending, 0);
+  atomic_init(&p->next, 0);
   return p;
 }
 
-static void run_chunk(stela_pool* p, int i) {
-  int64_t begin = (int64_t)i * p->chunk;
+static void run_chunk(stela_pool* p, int64_t i) {
+  int64_t begin = i * p->chunk;
   if (begin >= p->n) return;
   int64_t end = begin + p->chunk;
   if (end > p->n) end = p->n;
   p->fn(p->ctx, begin, end);
+}
+
+/* Runs chunks until the job has none left. */
+static void run_chunks(stela_pool* p) {
+  for (;;) {
+    int64_t i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+    if (i >= p->nchunks) return;
+    run_chunk(p, i);
+  }
 }
 
 static void* worker_main(void* arg) {
@@ -153,7 +172,8 @@ static void* worker_main(void* arg) {
       if (quit) return NULL;
     }
     seen = g;
-    run_chunk(p, index);
+    (void)index;
+    run_chunks(p);
     if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
       pthread_mutex_lock(&p->mu);
       pthread_cond_signal(&p->done);
@@ -236,7 +256,8 @@ static void parallel_for(void* ctx, void (*fn)(void* ctx, int64_t begin, int64_t
   }
   if (!p->started && !p->stopped) pool_start(p);
   int nt = p->nworkers + 1;
-  int64_t chunk = (n + nt - 1) / nt;
+  int64_t want = (int64_t)nt * CHUNKS_PER_THREAD;
+  int64_t chunk = (n + want - 1) / want;
   if (chunk < grain) chunk = grain;
   if (p->stopped || p->nworkers == 0 || chunk >= n) {
     pthread_mutex_unlock(&p->use);
@@ -247,6 +268,8 @@ static void parallel_for(void* ctx, void (*fn)(void* ctx, int64_t begin, int64_t
   p->fn = fn;
   p->n = n;
   p->chunk = chunk;
+  p->nchunks = (n + chunk - 1) / chunk;
+  atomic_store_explicit(&p->next, 0, memory_order_relaxed);
   atomic_store_explicit(&p->pending, p->nworkers, memory_order_relaxed);
   pthread_mutex_lock(&p->mu);
   atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
@@ -254,7 +277,7 @@ static void parallel_for(void* ctx, void (*fn)(void* ctx, int64_t begin, int64_t
   pthread_mutex_unlock(&p->mu);
 
   tls_nested = 1;
-  run_chunk(p, 0);
+  run_chunks(p);
   tls_nested = 0;
 
   if (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) {

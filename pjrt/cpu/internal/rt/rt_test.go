@@ -38,8 +38,9 @@ func TestParallelFor(t *testing.T) {
 	}
 	defer r.Close()
 	for _, c := range []struct{ n, grain, maxChunks int64 }{
-		{0, 1, 0}, {-3, 1, 0}, {1, 1, 1}, {3, 1, 3}, {1000, 1, 4}, {1000, 300, 4}, {1000, 400, 3},
-		{1000, 1000, 1}, {1000, 5000, 1}, {7, 0, 4}, {1 << 16, 64, 4},
+		// Up to CHUNKS_PER_THREAD (4) chunks per thread of the pool of 4.
+		{0, 1, 0}, {-3, 1, 0}, {1, 1, 1}, {3, 1, 3}, {1000, 1, 16}, {1000, 300, 4}, {1000, 400, 3},
+		{1000, 1000, 1}, {1000, 5000, 1}, {7, 0, 7}, {1 << 16, 64, 16},
 	} {
 		chunks, minLen := probe(t, r, c.n, c.grain, 0)
 		if chunks > c.maxChunks || (c.n > 0 && chunks < 1) {
