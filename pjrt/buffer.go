@@ -18,8 +18,9 @@ import (
 // collected. It is safe for concurrent use; Destroy waits for calls in
 // flight.
 type Buffer struct {
-	client *Client
-	h      *handle
+	client  *Client
+	h       *handle
+	cleanup runtime.Cleanup // stopped by Destroy
 
 	mu     sync.Mutex // guards the cached shape below
 	known  bool
@@ -32,7 +33,7 @@ type Buffer struct {
 // reference.
 func (c *Client) newBuffer(b *C.PJRT_Buffer) *Buffer {
 	buf := &Buffer{client: c, h: newHandle(c.core, unsafe.Pointer(b), c.plugin.destroyBuffer)}
-	runtime.AddCleanup(buf, (*handle).destroy, buf.h)
+	buf.cleanup = runtime.AddCleanup(buf, (*handle).destroy, buf.h)
 	return buf
 }
 
@@ -593,5 +594,10 @@ func (b *Buffer) UnsafePointer() (uintptr, error) {
 }
 
 // Destroy frees the buffer. It is idempotent and waits for calls in flight
-// on the buffer.
-func (b *Buffer) Destroy() { b.h.destroy() }
+// on the buffer. It also unregisters the buffer's cleanup: a registered
+// cleanup costs the garbage collector until the buffer is collected, and
+// every registration in the same memory span scans the ones before it.
+func (b *Buffer) Destroy() {
+	b.h.destroy()
+	b.cleanup.Stop()
+}
