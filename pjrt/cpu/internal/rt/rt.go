@@ -96,7 +96,8 @@ static void pf_body(void* ctx, int64_t b, int64_t e) {
 	int64_t len = e - b, cur = __atomic_load_n(&c->min_len, __ATOMIC_RELAXED);
 	while (len < cur && !__atomic_compare_exchange_n(&c->min_len, &cur, len, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
 	}
-	for (int64_t i = b; i < e; i++) c->out[i] += i + 1;
+	// Atomic: other chunks' nested loops add to the first elements at the same time.
+	for (int64_t i = b; i < e; i++) __atomic_add_fetch(&c->out[i], i + 1, __ATOMIC_RELAXED);
 	if (c->nested_n > 0) c->rt->parallel_for(ctx, pf_inner, c->nested_n, 1);
 }
 
