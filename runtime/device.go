@@ -159,12 +159,7 @@ func registeredNames() []string {
 // Names lists the registered names and the devices of the platforms
 // opened so far, sorted.
 func Names() []string {
-	registry.Lock()
-	names := make([]string, 0, len(registry.byName))
-	for n := range registry.byName {
-		names = append(names, n)
-	}
-	registry.Unlock()
+	names := registeredNames()
 	platforms.Lock()
 	for _, p := range platforms.byKey {
 		if p.err == nil {

@@ -126,24 +126,19 @@ func (p *platform) compile(f *ir.Func) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	var opts pjrt.CompileOptions
-	ob, err := opts.Marshal()
-	if err != nil {
-		return nil, err
-	}
-	hash := ProgramHash(p.identity, text, ob)
+	hash := p.hash(text)
 	if c := p.cache.get(hash); c != nil {
 		stats.progHits.Add(1)
 		return c, nil
 	}
 	stats.progMisses.Add(1)
 	start := time.Now()
-	le, err := p.client.Compile(text, &opts)
+	le, err := p.client.Compile(text, &p.compileOpts)
 	if err != nil {
 		return nil, fmt.Errorf("compile @%s on %s: %w", f.Name, p.key, err)
 	}
 	stats.compiles.Add(1)
-	if logEnabled("compile") {
+	if LogEnabled("compile") {
 		fmt.Fprintf(os.Stderr, "stela: compiled @%s on %s in %v (program %s)\n", f.Name, p.key, time.Since(start).Round(time.Microsecond), hash[:16])
 	}
 	c := &compiled{le: le, hash: hash, name: f.Name, what: "@" + f.Name}
@@ -301,6 +296,8 @@ func noteAlloc(t ir.Type) {
 	}
 }
 
-func logEnabled(topic string) bool {
+// LogEnabled reports whether the comma-separated list in STELA_LOG names
+// topic ("compile", "recompile", ...).
+func LogEnabled(topic string) bool {
 	return slices.Contains(strings.Split(os.Getenv("STELA_LOG"), ","), topic)
 }

@@ -40,6 +40,10 @@ type platform struct {
 	// identity goes into every program hash: the same text compiled by
 	// another plugin or version is another executable.
 	identity string
+	// compileOpts are the options every program is compiled with (a
+	// portable single-device executable), serialized once for the hash.
+	compileOpts      pjrt.CompileOptions
+	compileOptsBytes []byte
 }
 
 var platforms = struct {
@@ -112,6 +116,9 @@ func (p *platform) open() error {
 	}
 	p.client = client
 	p.identity = fmt.Sprintf("%s %s %s", client.PlatformName(), client.PlatformVersion(), p.path)
+	if p.compileOptsBytes, err = p.compileOpts.Marshal(); err != nil {
+		return err
+	}
 	for _, d := range client.AddressableDevices() {
 		p.devices = append(p.devices, &pjrtDevice{
 			p:    p,
@@ -228,10 +235,11 @@ func HashOfText(device, text string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("device %s has no program cache", d.Name())
 	}
-	var opts pjrt.CompileOptions
-	ob, err := opts.Marshal()
-	if err != nil {
-		return "", err
-	}
-	return ProgramHash(pd.p.identity, text, ob), nil
+	return pd.p.hash(text), nil
+}
+
+// hash is ProgramHash of a program text compiled with the platform's
+// compile options.
+func (p *platform) hash(text string) string {
+	return ProgramHash(p.identity, text, p.compileOptsBytes)
 }

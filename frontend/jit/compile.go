@@ -253,7 +253,7 @@ func (c *compiledFunc) callErr(in []reflect.Value) ([]reflect.Value, error) {
 	} else {
 		defer c.mu.Unlock()
 		jitStats.misses.Add(1)
-		if logEnabled("recompile") {
+		if runtime.LogEnabled("recompile") {
 			c.explain(parts)
 		}
 		if e, err = c.build(in, tensors, parts, key); err != nil {
@@ -442,10 +442,6 @@ func logOut() io.Writer {
 		return LogOutput
 	}
 	return os.Stderr
-}
-
-func logEnabled(topic string) bool {
-	return slices.Contains(strings.Split(os.Getenv("STELA_LOG"), ","), topic)
 }
 
 // commonDevice is the device of the tensors (the default device when
