@@ -274,7 +274,7 @@ func (c *compiledFunc) invoke(in []reflect.Value) []reflect.Value {
 // build traces, optimizes and compiles fn for one signature.
 func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts []sigPart, key string) (*entry, error) {
 	name := c.cfg.name
-	dev, err := commonDevice(tensors)
+	dev, err := tensor.CommonDevice("tensor", tensors)
 	if err != nil {
 		return nil, fmt.Errorf("jit @%s: %v", name, err)
 	}
@@ -442,27 +442,6 @@ func logOut() io.Writer {
 		return LogOutput
 	}
 	return os.Stderr
-}
-
-// commonDevice is the device of the tensors (the default device when
-// there are none); tensors on two devices are an error naming both.
-func commonDevice(ts []*tensor.Tensor) (tensor.Device, error) {
-	var dev tensor.Device
-	first := 0
-	for i, t := range ts {
-		d := t.Buffer().Device()
-		if dev == nil {
-			dev, first = d, i
-			continue
-		}
-		if d != dev {
-			return nil, fmt.Errorf("tensor #%d is on device %s and tensor #%d on device %s: move one with To", first, dev.Name(), i, d.Name())
-		}
-	}
-	if dev == nil {
-		dev = tensor.DefaultDevice()
-	}
-	return dev, nil
 }
 
 // run executes the entry on concrete tensors and reassembles fn's results.

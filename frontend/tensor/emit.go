@@ -29,20 +29,8 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 	if err != nil {
 		panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
 	}
-	if tr == nil && len(regions) == 0 && op != ir.OpConstant {
-		// The eager fast path finds the call site only if something fails:
-		// unwinding the stack would cost more than a cached dispatch.
-		dev, err := eagerDevice(like, args)
-		if err != nil {
-			panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
-		}
-		if r, ok := dev.(runtime.OpRunner); ok {
-			return eagerFast(dev, r, op, args, attr)
-		}
-	}
-	loc := ir.CallerLoc()
-	name := op.String()
 	if tr != nil {
+		loc := ir.CallerLoc()
 		outs := record(tr, loc, op, args, attr, regions)
 		res := make([]*Tensor, len(outs))
 		for i, v := range outs {
@@ -50,11 +38,17 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 		}
 		return res
 	}
-
 	dev, err := eagerDevice(like, args)
 	if err != nil {
-		panic(ir.Errorf(loc, name, "%v", err))
+		panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
 	}
+	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 && op != ir.OpConstant {
+		// The eager fast path finds the call site only if something fails:
+		// unwinding the stack would cost more than a cached dispatch.
+		return eagerFast(dev, r, op, args, attr)
+	}
+	loc := ir.CallerLoc()
+	name := op.String()
 	g := newTracer(name, false)
 	outs := record(g, loc, op, args, attr, regions)
 	g.fn.Return(outs...)
@@ -167,23 +161,43 @@ func record(tr *Tracer, loc ir.Loc, op ir.Op, args []*Tensor, attr any, regions 
 }
 
 func eagerDevice(like *Tensor, args []*Tensor) (Device, error) {
-	var dev Device
-	first := 0
-	for i, a := range args {
-		d := a.buf.Device()
-		if dev == nil {
-			dev, first = d, i
-			continue
-		}
-		if d != dev {
-			return nil, fmt.Errorf("operand #%d is on device %s and operand #%d on device %s: move one with To", first, dev.Name(), i, d.Name())
-		}
+	dev, err := sameDevice("operand", args)
+	if err != nil {
+		return nil, err
 	}
 	if dev == nil && like != nil && like.buf != nil {
 		dev = like.buf.Device()
 	}
 	if dev == nil {
 		dev = DefaultDevice()
+	}
+	return dev, nil
+}
+
+// CommonDevice is the device that holds all of ts (concrete tensors), or
+// the default device when ts is empty. Tensors on two devices are an error
+// that names both, calling each "<noun> #i".
+func CommonDevice(noun string, ts []*Tensor) (Device, error) {
+	dev, err := sameDevice(noun, ts)
+	if dev == nil && err == nil {
+		dev = DefaultDevice()
+	}
+	return dev, err
+}
+
+// sameDevice is the device of all of ts, nil when ts is empty.
+func sameDevice(noun string, ts []*Tensor) (Device, error) {
+	var dev Device
+	first := 0
+	for i, t := range ts {
+		d := t.buf.Device()
+		if dev == nil {
+			dev, first = d, i
+			continue
+		}
+		if d != dev {
+			return nil, fmt.Errorf("%s #%d is on device %s and %s #%d on device %s: move one with To", noun, first, dev.Name(), noun, i, d.Name())
+		}
 	}
 	return dev, nil
 }
