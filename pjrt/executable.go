@@ -276,6 +276,26 @@ func (e *LoadedExecutable) ExecuteDevices(argLists [][]*Buffer) ([][]*Buffer, er
 	return e.run(argLists, nil)
 }
 
+// portableDevice is where a portable executable runs: dev, else the
+// device of the first argument (may be nil), else the client's first
+// addressable device.
+func (e *LoadedExecutable) portableDevice(op string, dev *Device, first *Buffer) (*Device, error) {
+	c := e.client
+	if dev == nil && first != nil {
+		dev, _ = first.Device()
+	}
+	if dev == nil && len(c.addressable) > 0 {
+		dev = c.addressable[0]
+	}
+	if dev == nil {
+		return nil, errorf(op, CodeFailedPrecondition, "client has no addressable device")
+	}
+	if dev.client.core != c.core {
+		return nil, errorf(op, CodeInvalidArgument, "device %v belongs to another client", dev)
+	}
+	return dev, nil
+}
+
 // run launches and waits; on failure it destroys the outputs.
 func (e *LoadedExecutable) run(argLists [][]*Buffer, opts *ExecuteOptions) ([][]*Buffer, error) {
 	x, err := e.Launch(argLists, opts)
@@ -335,18 +355,13 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 	}
 	var execDevice *C.PJRT_Device
 	if e.portable {
-		dev := opts.Device
-		if dev == nil && nArgs > 0 {
-			dev, _ = argLists[0][0].Device()
+		var first *Buffer
+		if nArgs > 0 {
+			first = argLists[0][0]
 		}
-		if dev == nil && len(c.addressable) > 0 {
-			dev = c.addressable[0]
-		}
-		if dev == nil {
-			return nil, errorf(op, CodeFailedPrecondition, "client has no addressable device")
-		}
-		if dev.client.core != c.core {
-			return nil, errorf(op, CodeInvalidArgument, "device %v belongs to another client", dev)
+		dev, err := e.portableDevice(op, opts.Device, first)
+		if err != nil {
+			return nil, err
 		}
 		execDevice = dev.ptr
 	}

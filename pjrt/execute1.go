@@ -50,14 +50,13 @@ func (e *LoadedExecutable) ExecuteOne(dev *Device, args ...*Buffer) ([]*Buffer, 
 	if !c.plugin.slots[slotLoadedExecutableExecute] {
 		return nil, c.plugin.missing(slotLoadedExecutableExecute)
 	}
-	if dev == nil && len(args) > 0 && args[0] != nil {
-		dev, _ = args[0].Device()
+	var first *Buffer
+	if len(args) > 0 {
+		first = args[0]
 	}
-	if dev == nil && len(c.addressable) > 0 {
-		dev = c.addressable[0]
-	}
-	if dev == nil || dev.client.core != c.core {
-		return nil, errorf(op, CodeInvalidArgument, "no device of this client to run on")
+	dev, err := e.portableDevice(op, dev, first)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := e.h.use(op); err != nil {
 		return nil, err
