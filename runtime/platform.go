@@ -66,54 +66,23 @@ func openPlatform(key string) (*platform, error) {
 }
 
 func (p *platform) open() error {
-	var opts []pjrt.NamedValue
-	switch {
-	case p.key == "cpu":
-		path, err := cpu.PluginPath()
-		if err != nil {
-			return fmt.Errorf("stela cpu plugin: %w", err)
-		}
-		p.path = path
-		wo, err := cpu.WorkerOptions()
-		if err != nil {
-			return fmt.Errorf("stela cpu plugin: %w", err)
-		}
-		opts = append(opts, wo...)
-		n := int64(DefaultCPUDevices)
+	n := 0
+	if p.key == "cpu" {
+		n = DefaultCPUDevices
 		if s := os.Getenv(EnvCPUDevices); s != "" {
-			v, err := strconv.ParseInt(s, 10, 64)
+			v, err := strconv.Atoi(s)
 			if err != nil || v < 1 {
 				return fmt.Errorf("stela cpu plugin: %s=%q: want a positive integer", EnvCPUDevices, s)
 			}
 			n = v
 		}
-		opts = append(opts, pjrt.NamedValue{Name: "cpu_device_count", Value: n})
-	case strings.ContainsRune(p.key, filepath.Separator) || strings.HasSuffix(p.key, ".so"):
-		p.path = p.key
-		if filepath.Base(p.key) == cpuPluginFile {
-			// Stela's CPU plugin by path needs this program as its worker too.
-			wo, err := cpu.WorkerOptions()
-			if err != nil {
-				return fmt.Errorf("stela cpu plugin: %w", err)
-			}
-			opts = append(opts, wo...)
-		}
-	default:
-		path, err := pjrt.FindPlugin(p.key)
-		if err != nil {
-			return err
-		}
-		p.path = path
 	}
-	plugin, err := pjrt.LoadPlugin(p.path)
+	client, path, err := OpenClient(p.key, n)
+	p.path = path
 	if err != nil {
 		return err
 	}
-	p.plugin = plugin
-	client, err := plugin.NewClient(opts...)
-	if err != nil {
-		return err
-	}
+	p.plugin = client.Plugin()
 	p.client = client
 	p.identity = fmt.Sprintf("%s %s %s", client.PlatformName(), client.PlatformVersion(), p.path)
 	if p.compileOptsBytes, err = p.compileOpts.Marshal(); err != nil {
@@ -134,7 +103,47 @@ func (p *platform) open() error {
 	return nil
 }
 
-const cpuPluginFile = "pjrt_c_api_stela_cpu_plugin.so"
+// cpuPluginFile is the file name of Stela's CPU plugin (cpu.PluginPath).
+var cpuPluginFile = "pjrt_c_api_" + cpu.PluginName + "_plugin.so"
+
+// OpenClient loads a plugin and makes a client of it. name is "cpu"
+// (Stela's CPU plugin, built on first use, with cpuDevices virtual devices;
+// 0 leaves the count to the plugin: $STELA_CPU_DEVICES, else 1), a plugin
+// name that pjrt.FindPlugin resolves ("cuda", "tpu"), or a plugin's path.
+// Stela's CPU plugin, by name or by path, gets this program as its compile
+// worker. The plugin file's path comes back even when the client could
+// not be made, for messages.
+func OpenClient(name string, cpuDevices int) (client *pjrt.Client, path string, err error) {
+	var opts []pjrt.NamedValue
+	switch {
+	case name == "cpu":
+		if path, err = cpu.PluginPath(); err != nil {
+			return nil, "", fmt.Errorf("stela cpu plugin: %w", err)
+		}
+		if cpuDevices > 0 {
+			opts = append(opts, pjrt.NamedValue{Name: "cpu_device_count", Value: int64(cpuDevices)})
+		}
+	case strings.ContainsRune(name, filepath.Separator) || strings.HasSuffix(name, ".so"):
+		path = name
+	default:
+		if path, err = pjrt.FindPlugin(name); err != nil {
+			return nil, "", err
+		}
+	}
+	if filepath.Base(path) == cpuPluginFile {
+		wo, err := cpu.WorkerOptions()
+		if err != nil {
+			return nil, path, fmt.Errorf("stela cpu plugin: %w", err)
+		}
+		opts = append(opts, wo...)
+	}
+	plugin, err := pjrt.LoadPlugin(path)
+	if err != nil {
+		return nil, path, err
+	}
+	client, err = plugin.NewClient(opts...)
+	return client, path, err
+}
 
 // LiveBuffers returns how many buffers the Stela CPU plugin holds memory
 // for, over all its clients in this process (its stela_cpu_live_buffers

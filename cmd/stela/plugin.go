@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"github.com/stela-ml/stela/runtime"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/pjrt/cpu"
@@ -16,38 +14,16 @@ func isStelaCPU(name string) bool {
 	return name == "" || name == "cpu" || name == cpu.PluginName
 }
 
-// openClient loads a plugin by name or path and makes a client. The Stela
-// CPU plugin is built on first use, gets `devices` virtual devices, and
-// uses this very executable as its compile worker.
+// openClient loads a plugin by name or path and makes a client
+// (runtime.OpenClient). The Stela CPU plugin gets `devices` virtual
+// devices (0: the plugin's default) and uses this very executable as its
+// compile worker.
 func openClient(name string, devices int) (*pjrt.Client, error) {
-	var opts []pjrt.NamedValue
-	path := name
 	if isStelaCPU(name) {
-		p, err := cpu.PluginPath()
-		if err != nil {
-			return nil, err
-		}
-		path = p
-		wo, err := cpu.WorkerOptions()
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, wo...)
-		if devices > 0 {
-			opts = append(opts, pjrt.NamedValue{Name: "cpu_device_count", Value: int64(devices)})
-		}
-	} else if !strings.ContainsRune(name, filepath.Separator) {
-		p, err := pjrt.FindPlugin(name)
-		if err != nil {
-			return nil, err
-		}
-		path = p
+		name = "cpu"
 	}
-	plugin, err := pjrt.LoadPlugin(path)
-	if err != nil {
-		return nil, err
-	}
-	return plugin.NewClient(opts...)
+	c, _, err := runtime.OpenClient(name, devices)
+	return c, err
 }
 
 func runPlugin(args []string, stdout, stderr io.Writer) error {
