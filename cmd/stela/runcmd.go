@@ -10,9 +10,9 @@ import (
 	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
-	"github.com/stela-ml/stela/lowering"
 	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/pjrt"
+	"github.com/stela-ml/stela/runtime"
 	"github.com/stela-ml/stela/runtime/check"
 	"github.com/stela-ml/stela/stablehlo"
 )
@@ -76,11 +76,11 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "pipeline %s: %d ops before, %d after\n", *pipeline, before, countOps(parsed))
 			tr.Func = parsed
 		}
-		m, err := lowering.Lower(tr.Func, lowering.Options{})
+		text, err := runtime.StableHLO(tr.Func)
 		if err != nil {
 			return err
 		}
-		mlir = stablehlo.Format(m, stablehlo.PrintOptions{})
+		mlir = []byte(text)
 		for _, t := range ex.Inputs(1) {
 			args = append(args, t.Literal())
 		}
