@@ -66,12 +66,6 @@ func (c *execCache) put(key string, val *compiled) *compiled {
 	return val
 }
 
-func (c *execCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ll.Len()
-}
-
 // Stats counts the runtime's executable cache traffic, over all platforms.
 type Stats struct {
 	// OpHits and OpMisses count eager one-op dispatches that found or

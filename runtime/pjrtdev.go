@@ -54,14 +54,6 @@ type pjrtBuffer struct {
 
 func (d *pjrtDevice) Name() string { return d.name }
 
-// PJRTDevice returns the pjrt device behind a runtime device, or nil.
-func PJRTDevice(d Device) *pjrt.Device {
-	if pd, ok := d.(*pjrtDevice); ok {
-		return pd.dev
-	}
-	return nil
-}
-
 func (d *pjrtDevice) Put(l *ir.Literal) (Buffer, error) {
 	if l == nil {
 		return nil, fmt.Errorf("%s: nil literal", d.name)
@@ -265,19 +257,6 @@ func (b *pjrtBuffer) Free() {
 	if b.pb != nil {
 		b.pb.Destroy()
 	}
-}
-
-// PJRTBuffer returns the pjrt buffer behind a runtime buffer (waiting for
-// it), or nil for buffers of other devices.
-func PJRTBuffer(b Buffer) (*pjrt.Buffer, error) {
-	pb, ok := b.(*pjrtBuffer)
-	if !ok {
-		return nil, nil
-	}
-	if err := pb.Err(); err != nil {
-		return nil, err
-	}
-	return pb.pb, nil
 }
 
 // Device memory is C memory, which Go's garbage collector does not see: a
