@@ -113,6 +113,10 @@ var cpuPluginFile = "pjrt_c_api_" + cpu.PluginName + "_plugin.so"
 // Stela's CPU plugin, by name or by path, gets this program as its compile
 // worker. The plugin file's path comes back even when the client could
 // not be made, for messages.
+//
+// Other plugins get the client options in $STELA_PJRT_OPTIONS
+// (ParsePJRTOptions): "preallocate=false,memory_fraction=0.5" for XLA's
+// CUDA plugin, which otherwise takes 75% of the GPU's memory per process.
 func OpenClient(name string, cpuDevices int) (client *pjrt.Client, path string, err error) {
 	var opts []pjrt.NamedValue
 	switch {
@@ -136,6 +140,12 @@ func OpenClient(name string, cpuDevices int) (client *pjrt.Client, path string, 
 			return nil, path, fmt.Errorf("stela cpu plugin: %w", err)
 		}
 		opts = append(opts, wo...)
+	} else if env := os.Getenv(EnvPJRTOptions); env != "" {
+		eo, err := ParsePJRTOptions(env)
+		if err != nil {
+			return nil, path, fmt.Errorf("%s: %w", EnvPJRTOptions, err)
+		}
+		opts = append(opts, eo...)
 	}
 	plugin, err := pjrt.LoadPlugin(path)
 	if err != nil {
@@ -251,4 +261,74 @@ func HashOfText(device, text string) (string, error) {
 // compile options.
 func (p *platform) hash(text string) string {
 	return ProgramHash(p.identity, text, p.compileOptsBytes)
+}
+
+// EnvPJRTOptions holds client options for plugins other than Stela's CPU
+// plugin, in ParsePJRTOptions' form.
+const EnvPJRTOptions = "STELA_PJRT_OPTIONS"
+
+// ParsePJRTOptions parses "name=value,name=value" into PJRT client
+// options. A value's form gives its type, as PJRT's named values have
+// them: true or false is a bool, an integer an int64, another number a
+// float32 (PJRT's only float), a list of integers in brackets ("[0,1]")
+// an int64 list, and anything else a string.
+func ParsePJRTOptions(s string) ([]pjrt.NamedValue, error) {
+	var opts []pjrt.NamedValue
+	for len(s) > 0 {
+		var item string
+		if i := strings.IndexByte(s, '='); i >= 0 && i+1 < len(s) && s[i+1] == '[' {
+			j := strings.IndexByte(s, ']')
+			if j < 0 {
+				return nil, fmt.Errorf("option %q: no closing ]", s)
+			}
+			item, s = s[:j+1], strings.TrimPrefix(s[j+1:], ",")
+		} else if i := strings.IndexByte(s, ','); i >= 0 {
+			item, s = s[:i], s[i+1:]
+		} else {
+			item, s = s, ""
+		}
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(item, "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("option %q: want name=value", item)
+		}
+		opts = append(opts, pjrt.NamedValue{Name: name, Value: parsePJRTValue(val)})
+	}
+	return opts, nil
+}
+
+func parsePJRTValue(v string) any {
+	switch v {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	if i, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return i
+	}
+	if f, err := strconv.ParseFloat(v, 32); err == nil {
+		return float32(f)
+	}
+	if inner, ok := strings.CutPrefix(v, "["); ok {
+		if inner, ok = strings.CutSuffix(inner, "]"); ok {
+			list := []int64{}
+			for _, e := range strings.Split(inner, ",") {
+				if e = strings.TrimSpace(e); e == "" {
+					continue
+				}
+				n, err := strconv.ParseInt(e, 10, 64)
+				if err != nil {
+					return v
+				}
+				list = append(list, n)
+			}
+			return list
+		}
+	}
+	return v
 }

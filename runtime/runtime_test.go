@@ -7,8 +7,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/pjrt/cpu"
 	"github.com/stela-ml/stela/runtime"
 )
@@ -221,5 +224,27 @@ func TestConcurrentEagerOps(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+func TestParsePJRTOptions(t *testing.T) {
+	got, err := runtime.ParsePJRTOptions("preallocate=false, memory_fraction=0.5,allocator=bfc,visible_devices=[0, 2],node_id=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []pjrt.NamedValue{
+		{Name: "preallocate", Value: false},
+		{Name: "memory_fraction", Value: float32(0.5)},
+		{Name: "allocator", Value: "bfc"},
+		{Name: "visible_devices", Value: []int64{0, 2}},
+		{Name: "node_id", Value: int64(3)},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParsePJRTOptions (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{"preallocate", "=1", "visible_devices=[0,1"} {
+		if _, err := runtime.ParsePJRTOptions(bad); err == nil {
+			t.Errorf("ParsePJRTOptions(%q): no error", bad)
+		}
 	}
 }

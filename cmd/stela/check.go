@@ -6,47 +6,86 @@ import (
 	"io"
 	"os"
 
+	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/runtime/check"
 )
 
 // runCheck implements the contract in check-contract.md: exit 0 when every
 // expectation held, 1 when one failed, 2 when the program is rejected.
+//
+// Several files run on one client (a GPU or TPU plugin's client takes
+// seconds to open), each printing its own line; the exit status is then
+// the worst of theirs, a failure counting worse than a rejection. A file
+// that does not pass also gets a line "FILE: exit N" on stdout then, for
+// scripts that run many files at once (test/device/run.sh).
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("check", stderr)
 	plugin := fs.String("plugin", "", "plugin name or path (default: the Stela CPU plugin)")
-	path, err := oneFile(fs, args)
+	paths, err := parseArgs(fs, args)
+	if err == nil && len(paths) == 0 {
+		err = fmt.Errorf("want at least one file argument")
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError{2}
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitError{2}
+	var c *pjrt.Client
+	code := 0
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		fileCode := 2
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+		} else {
+			if c == nil {
+				if c, err = openClient(*plugin, 0); err != nil {
+					fmt.Fprintf(stderr, "stela check: %v\n", err)
+					return exitError{2}
+				}
+				defer c.Destroy()
+			}
+			fileCode = checkFile(c, path, src, stdout, stderr)
+		}
+		if fileCode != 0 && len(paths) > 1 {
+			fmt.Fprintf(stdout, "%s: exit %d\n", path, fileCode)
+		}
+		code = worseCheckCode(code, fileCode)
 	}
-	c, err := openClient(*plugin, 0)
-	if err != nil {
-		fmt.Fprintf(stderr, "stela check: %v\n", err)
-		return exitError{2}
+	if code != 0 {
+		return exitError{code}
 	}
-	defer c.Destroy()
+	return nil
+}
+
+// checkFile runs one file's checks on c and returns its exit status.
+func checkFile(c *pjrt.Client, path string, src []byte, stdout, stderr io.Writer) int {
 	rep, err := check.Run(src, check.PJRTRunner{Client: c})
 	var rej *check.Rejected
 	switch {
 	case errors.As(err, &rej):
 		fmt.Fprintf(stderr, "%s: %s\n", path, rej.Reason)
-		return exitError{2}
+		return 2
 	case err != nil:
 		fmt.Fprintf(stderr, "%s: %v\n", path, err)
-		return exitError{1}
+		return 1
 	}
 	for _, f := range rep.Failures {
 		fmt.Fprintf(stderr, "%s: FAIL %s\n", path, f)
 	}
 	if !rep.OK() {
 		fmt.Fprintf(stdout, "%s: %d of %d checks failed\n", path, len(rep.Failures), rep.Checks)
-		return exitError{1}
+		return 1
 	}
 	fmt.Fprintf(stdout, "%s: ok (%d checks in %d entries)\n", path, rep.Checks, rep.Entries)
-	return nil
+	return 0
+}
+
+// worseCheckCode orders exit statuses: a failure (1) is worse than a
+// rejection (2), which is worse than success (0).
+func worseCheckCode(a, b int) int {
+	rank := func(c int) int { return [...]int{0, 2, 1}[c] }
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
 }

@@ -4,9 +4,9 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"testing"
-
 	"strconv"
+	"strings"
+	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -82,6 +82,45 @@ func TestOpsComplete(t *testing.T) {
 		}
 		if r.doc == "" {
 			t.Errorf("op %s has no doc line", r.name)
+		}
+	}
+}
+
+// TestCheckExitStatus: `stela check` with several files exits with the
+// worst file's status, a failure (1) worse than a rejection (2).
+func TestCheckExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"ok.mlir":     "func.func @main() {\n  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>\n  check.expect_eq_const %0, dense<[1, 2]> : tensor<2xi32>\n  return\n}\n",
+		"fail.mlir":   "func.func @main() {\n  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>\n  check.expect_eq_const %0, dense<[1, 3]> : tensor<2xi32>\n  return\n}\n",
+		"reject.mlir": "func.func @main() {\n  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>\n  check.expect_eq_const %0, dense<[1, 2]> tensor<2xi32>\n  return\n}\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		files []string
+		want  int
+	}{
+		{[]string{"ok.mlir"}, 0},
+		{[]string{"fail.mlir"}, 1},
+		{[]string{"reject.mlir"}, 2},
+		{[]string{"ok.mlir", "ok.mlir"}, 0},
+		{[]string{"ok.mlir", "reject.mlir"}, 2},
+		{[]string{"reject.mlir", "ok.mlir"}, 2},
+		{[]string{"reject.mlir", "fail.mlir", "ok.mlir"}, 1},
+		{[]string{"fail.mlir", "reject.mlir"}, 1},
+		{[]string{"ok.mlir", "missing.mlir"}, 2},
+	} {
+		args := []string{"check"}
+		for _, f := range tc.files {
+			args = append(args, filepath.Join(dir, f))
+		}
+		var out, errb strings.Builder
+		if got := run(args, &out, &errb); got != tc.want {
+			t.Errorf("stela check %v: exit %d, want %d\nstdout: %s\nstderr: %s", tc.files, got, tc.want, out.String(), errb.String())
 		}
 	}
 }
