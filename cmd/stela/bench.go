@@ -103,7 +103,9 @@ type benchResult struct {
 	// Threads is PyTorch's intra-op thread count (torch.get_num_threads()).
 	Threads      int    `json:"threads,omitempty"`
 	TorchVersion string `json:"torch_version,omitempty"`
-	Error        string `json:"error,omitempty"`
+	// Device is PyTorch's device when it is not the CPU.
+	Device string `json:"device,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // benchTarget is one of issue 5's targets, checked after the workloads.
@@ -146,6 +148,7 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 	python := fs.String("python", "/usr/bin/python3", "with --torch: the Python that has torch (Debian's python3-torch)")
 	script := fs.String("torch-script", "", "with --torch: torch_bench.py (default: test/bench/torch_bench.py in the current directory or a parent)")
 	torchThreads := fs.Int("torch-threads", 0, "with --torch: PyTorch's thread count (default: the Stela CPU plugin's, so both use the same cores)")
+	torchDevice := fs.String("torch-device", "", "with --torch: PyTorch's device, cpu or cuda (default: cuda when --device is cuda, else cpu)")
 	pos, err := parseArgs(fs, argv)
 	if err != nil {
 		return err
@@ -180,6 +183,13 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 			threads = benchPoolSize()
 		}
 		tb = newTorchBench(*python, *script, *runs, threads)
+		tb.device = *torchDevice
+		if tb.device == "" {
+			tb.device = "cpu"
+			if *device == "cuda" || strings.HasPrefix(*device, "cuda:") {
+				tb.device = "cuda"
+			}
+		}
 	}
 	if !b.json {
 		threads := ""
@@ -373,6 +383,9 @@ func formatBenchResult(r benchResult) string {
 	}
 	if r.Threads > 0 {
 		fmt.Fprintf(&b, "; torch %s, %d threads", r.TorchVersion, r.Threads)
+	}
+	if r.Device != "" {
+		fmt.Fprintf(&b, " on %s", r.Device)
 	}
 	return b.String()
 }
@@ -738,7 +751,8 @@ func (b *bencher) child(exe, cacheDir string) (benchChildResult, error) {
 type torchBench struct {
 	python, script string
 	runs, threads  int
-	err            error // why PyTorch cannot run; reported once
+	device         string // torch_bench.py's --device
+	err            error  // why PyTorch cannot run; reported once
 	reported       bool
 }
 
@@ -775,7 +789,11 @@ func (tb *torchBench) run(workload string) ([]benchResult, error) {
 	if tb.err != nil {
 		return nil, tb.err
 	}
-	cmd := exec.Command(tb.python, tb.script, "--workload", workload, "--runs", strconv.Itoa(tb.runs), "--threads", strconv.Itoa(tb.threads))
+	args := []string{tb.script, "--workload", workload, "--runs", strconv.Itoa(tb.runs), "--threads", strconv.Itoa(tb.threads)}
+	if tb.device != "" && tb.device != "cpu" {
+		args = append(args, "--device", tb.device)
+	}
+	cmd := exec.Command(tb.python, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &errb

@@ -2,6 +2,7 @@ package jit_test
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/jit"
@@ -14,7 +15,17 @@ import (
 // reference evaluator: the three must agree. Integer, boolean and data
 // movement results must be identical; float results within a few ULP (the
 // plugin's transcendental functions are not Go's).
+//
+// STELA_TEST_DEVICE names another device to run the eager and compiled
+// halves on (test/device/run.sh runs it on XLA's CUDA plugin).
 func TestEagerCompiledReferenceParity(t *testing.T) {
+	if d := os.Getenv("STELA_TEST_DEVICE"); d != "" {
+		if err := tensor.SetDefaultDevice(d); err != nil {
+			t.Fatalf("STELA_TEST_DEVICE=%s: %v", d, err)
+		}
+		t.Cleanup(func() { _ = tensor.SetDefaultDevice("cpu") })
+		t.Logf("device %s", d)
+	}
 	f32 := func(shape []int, vals ...float32) *tensor.Tensor {
 		n := 1
 		for _, d := range shape {

@@ -5,13 +5,14 @@ Runs issue 5's workloads W1, W2, W3 and W5 in PyTorch eager mode and prints
 one JSON object per measurement, the same objects `stela bench --json`
 prints, with mode "torch-eager" and the thread count PyTorch used:
 
-    /usr/bin/python3 test/bench/torch_bench.py [--workload W1,W2,W3,W5] [--runs N] [--threads N]
+    /usr/bin/python3 test/bench/torch_bench.py [--workload W1,W2,W3,W5] [--runs N] [--threads N] [--device cpu|cuda]
 
 `stela bench --torch` runs it workload by workload and compares. Use
 Debian's python3-torch (/usr/bin/python3), not another Python on PATH.
 
 Every measurement is one warm-up call, then --runs timed calls; the median
-is reported. The workloads are written to match Stela's exactly:
+is reported. With --device cuda the tensors live on the GPU and each timed
+call ends with torch.cuda.synchronize(), as Stela's end at a sync point. The workloads are written to match Stela's exactly:
 
   W1  10,000 chained adds z = z + y of two f32[16] (us per op)
   W2  gelu_tanh(x*a+b) on f32[4194304], a and b f32 scalars (0-d tensors);
@@ -40,6 +41,7 @@ import time
 # Imported by main after --list, which must work without torch.
 torch = None
 F = None
+DEVICE = "cpu"
 
 W1_OPS = 10000
 
@@ -74,23 +76,30 @@ def summary(workload, metric, unit, samples, **extra):
         "threads": torch.get_num_threads(),
         "torch_version": torch.__version__,
     }
+    if DEVICE != "cpu":
+        r["device"] = DEVICE
     r.update(extra)
     return r
 
 
 def measure(fn, runs):
     """Seconds per call of fn: one warm-up, then runs timed calls."""
-    fn()
+    def call():
+        fn()
+        if DEVICE != "cpu":
+            torch.cuda.synchronize()
+
+    call()
     out = []
     for _ in range(runs):
         t = time.perf_counter()
-        fn()
+        call()
         out.append(time.perf_counter() - t)
     return out
 
 
 def rand(*shape):
-    return torch.rand(*shape, dtype=torch.float32) * 4 - 2
+    return torch.rand(*shape, dtype=torch.float32, device=DEVICE) * 4 - 2
 
 
 def w1(runs):
@@ -109,8 +118,8 @@ def w1(runs):
 def w2(runs):
     n = 4194304
     x = rand(n)
-    a = torch.tensor(0.75, dtype=torch.float32)
-    b = torch.tensor(0.25, dtype=torch.float32)
+    a = torch.tensor(0.75, dtype=torch.float32, device=DEVICE)
+    b = torch.tensor(0.25, dtype=torch.float32, device=DEVICE)
     ts = measure(lambda: F.gelu(x * a + b, approximate="tanh"), runs)
     r = summary("W2", W2_METRIC, "ms", [t * 1e3 for t in ts])
     r["derived"] = {"GB/s": 2 * 4 * n / (r["median"] / 1e3) / 1e9}
@@ -140,7 +149,7 @@ class Block:
     def inputs(self):
         d, m, std = self.d, self.mlp, 0.02
         g = lambda *s: torch.randn(*s, dtype=torch.float32) * std
-        return [
+        ins = [
             torch.randn(self.batch, self.seq, d, dtype=torch.float32),
             torch.ones(d), g(d),
             g(d, 3 * d), g(3 * d),
@@ -149,6 +158,7 @@ class Block:
             g(d, m), g(m),
             g(m, d) / math.sqrt(2), g(d),
         ]
+        return [t.to(DEVICE) for t in ins]
 
     def forward(self, x, ln1g, ln1b, wqkv, bqkv, wo, bo, ln2g, ln2b, wfc, bfc, wproj, bproj):
         d = self.d
@@ -163,9 +173,9 @@ class Block:
         qkv = h @ wqkv + bqkv  # [b, s, 3d]
         q, k, v = (p.reshape(b, s, nh, dh).transpose(1, 2) for p in qkv.split(d, dim=-1))
         scores = (q @ k.transpose(-1, -2)) * (1 / math.sqrt(dh))  # [b, heads, s, s]
-        row = torch.arange(s).reshape(s, 1)
-        col = torch.arange(s).reshape(1, s)
-        scores = torch.where(row >= col, scores, torch.tensor(-1e9, dtype=scores.dtype))
+        row = torch.arange(s, device=h.device).reshape(s, 1)
+        col = torch.arange(s, device=h.device).reshape(1, s)
+        scores = torch.where(row >= col, scores, torch.tensor(-1e9, dtype=scores.dtype, device=h.device))
         a = torch.softmax(scores, dim=-1) @ v  # [b, heads, s, dh]
         a = a.transpose(1, 2).reshape(b, s, d)
         return a @ wo + bo
@@ -195,6 +205,7 @@ def main():
     p.add_argument("--workload", help="comma-separated workloads (default W1,W2,W3,W5; none with --check)")
     p.add_argument("--runs", type=int, default=5, help="timed runs after one warm-up")
     p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (default: PyTorch's own choice)")
+    p.add_argument("--device", default="cpu", help="cpu or cuda (the workloads' tensors live there)")
     p.add_argument("--check", metavar="DIR", help="run the block on DIR/in*.npy and write DIR/out.npy")
     p.add_argument("--list", action="store_true", help="print WORKLOAD<TAB>METRIC per measurement and exit")
     p.add_argument("--batch", type=int, default=4)
@@ -207,9 +218,13 @@ def main():
         for w, m in METRICS:
             print(f"{w}\t{m}")
         return
-    global torch, F
+    global torch, F, DEVICE
     import torch
     import torch.nn.functional as F
+
+    DEVICE = args.device
+    if DEVICE != "cpu" and not (DEVICE.startswith("cuda") and torch.cuda.is_available()):
+        sys.exit(f"torch_bench.py: device {DEVICE!r} is not available to torch {torch.__version__}")
 
     if args.threads > 0:
         torch.set_num_threads(args.threads)
