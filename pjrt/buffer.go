@@ -2,6 +2,17 @@ package pjrt
 
 /*
 #include "pjrt_cgo.h"
+
+// stela_destroy_buffer is PJRT_Buffer_Destroy with its arguments on the C
+// stack and the buffer as an integer: every eager result ends here, and a
+// Go argument struct would be a heap allocation and a cgo pointer check.
+static inline PJRT_Error* stela_destroy_buffer(const PJRT_Api* api, uintptr_t buffer) {
+  PJRT_Buffer_Destroy_Args a;
+  memset(&a, 0, sizeof a);
+  a.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
+  a.buffer = (PJRT_Buffer*)buffer;
+  return api->PJRT_Buffer_Destroy(&a);
+}
 */
 import "C"
 
@@ -18,9 +29,13 @@ import (
 // collected. It is safe for concurrent use; Destroy waits for calls in
 // flight.
 type Buffer struct {
-	client  *Client
-	h       *handle
-	cleanup runtime.Cleanup // stopped by Destroy
+	client *Client
+	h      handle
+	// cleanup frees the buffer if Destroy is never called. It is
+	// registered shortly after the buffer is made, off the caller's path
+	// (cleanups.go); h.mu guards it.
+	cleanup    runtime.Cleanup
+	registered bool
 
 	mu     sync.Mutex // guards the cached shape below
 	known  bool
@@ -32,18 +47,44 @@ type Buffer struct {
 // newBuffer wraps a buffer the plugin returned; the caller holds a client
 // reference.
 func (c *Client) newBuffer(b *C.PJRT_Buffer) *Buffer {
-	buf := &Buffer{client: c, h: newHandle(c.core, unsafe.Pointer(b), c.plugin.destroyBuffer)}
-	buf.cleanup = runtime.AddCleanup(buf, (*handle).destroy, buf.h)
+	buf := new(Buffer)
+	c.initBuffer(buf, b)
 	return buf
+}
+
+// initBuffer makes the zero Buffer buf own b.
+func (c *Client) initBuffer(buf *Buffer, b *C.PJRT_Buffer) {
+	buf.client = c
+	initHandle(&buf.h, c.core, unsafe.Pointer(b), c.plugin.destroyBuffer)
+	addCleanupLater(buf)
+}
+
+// adopt moves the buffer src owns into the zero Buffer dst; src is left
+// destroyed (its cleanup will find nothing to free).
+func (dst *Buffer) adopt(src *Buffer) {
+	src.h.mu.Lock()
+	ptr := src.h.ptr
+	src.h.ptr = nil
+	if src.registered {
+		src.cleanup.Stop()
+	}
+	device := src.device
+	src.h.mu.Unlock()
+	dst.client = src.client
+	// src's client reference passes to dst.
+	dst.h.ptr, dst.h.free, dst.h.core = ptr, src.h.free, src.h.core
+	dst.device = device
+	addCleanupLater(dst)
 }
 
 // destroyBufferPtr frees a PJRT_Buffer: the free function of every buffer
 // handle (one method value per plugin, not a closure per buffer: eager
 // dispatch makes a buffer per op).
 func (p *Plugin) destroyBufferPtr(ptr unsafe.Pointer) {
-	var a C.PJRT_Buffer_Destroy_Args
-	a.buffer = (*C.PJRT_Buffer)(ptr)
-	_ = p.callBufferDestroy(&a)
+	if !p.slots[slotBufferDestroy] {
+		return
+	}
+	_ = p.check("Buffer_Destroy", C.stela_destroy_buffer(p.api, C.uintptr_t(uintptr(ptr))))
 }
 
 // HostArray is an array in host memory, the source of BufferFromHost.
@@ -598,6 +639,15 @@ func (b *Buffer) UnsafePointer() (uintptr, error) {
 // cleanup costs the garbage collector until the buffer is collected, and
 // every registration in the same memory span scans the ones before it.
 func (b *Buffer) Destroy() {
-	b.h.destroy()
-	b.cleanup.Stop()
+	b.h.mu.Lock()
+	ptr := b.h.ptr
+	b.h.ptr = nil
+	if ptr != nil && b.registered {
+		b.cleanup.Stop()
+	}
+	b.h.mu.Unlock()
+	if ptr != nil {
+		b.h.free(ptr)
+		b.h.core.release()
+	}
 }

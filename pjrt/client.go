@@ -53,10 +53,11 @@ func (p *Plugin) NewClient(options ...NamedValue) (*Client, error) {
 	}
 	c := &Client{
 		plugin:      p,
-		core:        &clientCore{plugin: p, ptr: unsafe.Pointer(args.client), refs: 1},
+		core:        &clientCore{plugin: p, ptr: unsafe.Pointer(args.client)},
 		deviceByPtr: map[unsafe.Pointer]*Device{},
 		memoryByPtr: map[unsafe.Pointer]*Memory{},
 	}
+	c.core.refs.Store(1) // the Client's own
 	if err := c.describe(args.client); err != nil {
 		c.core.close()
 		return nil, err

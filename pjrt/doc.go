@@ -27,7 +27,12 @@
 //     every event the plugin returns is destroyed, awaited or not.
 //   - Buffers, executables and events are freed exactly once, by Destroy
 //     or by a cleanup when the Go object is collected, after every call in
-//     flight on them; any goroutine may do either.
+//     flight on them; any goroutine may do either. A buffer's cleanup is
+//     registered by a goroutine of the package shortly after the buffer
+//     is made (cleanups.go), and a buffer whose cleanup ran is destroyed
+//     by the next execution on its client, in the same C call, or by that
+//     goroutine when executions stop (deadbuffers.go): both keep work off
+//     the dispatching goroutine and cache lines on its core.
 //   - The C client is destroyed only when the Client and every object made
 //     from it are gone, so objects can be destroyed in any order. After
 //     Client.Destroy nothing new can be made from the client

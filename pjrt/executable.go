@@ -343,7 +343,7 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 			if b.client.core != c.core {
 				return nil, errorf(op, CodeInvalidArgument, "argument %d of device %d belongs to another client", i, d)
 			}
-			handles = append(handles, b.h)
+			handles = append(handles, &b.h)
 		}
 	}
 	donate := make([]bool, nArgs)

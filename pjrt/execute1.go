@@ -5,11 +5,34 @@ package pjrt
 
 // stela_execute1 runs a portable executable on one device in one cgo call:
 // the nested argument and output tables and the options live on this C
-// stack, so Go passes only flat arrays of C pointers. event may be NULL
-// (no completion event wanted: the outputs' own readiness still holds).
-static inline PJRT_Error* stela_execute1(const PJRT_Api* api, PJRT_LoadedExecutable* exe,
-    PJRT_Device* device, PJRT_Buffer** args, size_t nargs, PJRT_Buffer** outs,
-    PJRT_Event** event) {
+// stack, so Go passes only flat arrays of C pointers. It asks for no
+// completion event: the outputs' own readiness still holds.
+// Pointers come as integers: they are C pointers, which cgo need not check
+// (its checks were a twentieth of an eager op).
+//
+// First it destroys the ndead buffers of dead_, buffers of the same client
+// whose Go cleanups ran (deadbuffers.go says why here).
+static inline PJRT_Error* stela_execute1(const PJRT_Api* api, uintptr_t exe_, uintptr_t device_,
+    uintptr_t args_, size_t nargs, uintptr_t outs_, uintptr_t dead_, size_t ndead) {
+  PJRT_Buffer** dead = (PJRT_Buffer**)dead_;
+  for (size_t i = 0; i < ndead; i++) {
+    PJRT_Buffer_Destroy_Args da;
+    memset(&da, 0, sizeof da);
+    da.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
+    da.buffer = dead[i];
+    PJRT_Error* derr = api->PJRT_Buffer_Destroy(&da);
+    if (derr != NULL) {
+      PJRT_Error_Destroy_Args ea;
+      memset(&ea, 0, sizeof ea);
+      ea.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
+      ea.error = derr;
+      api->PJRT_Error_Destroy(&ea);
+    }
+  }
+  PJRT_LoadedExecutable* exe = (PJRT_LoadedExecutable*)exe_;
+  PJRT_Device* device = (PJRT_Device*)device_;
+  PJRT_Buffer** args = (PJRT_Buffer**)args_;
+  PJRT_Buffer** outs = (PJRT_Buffer**)outs_;
   PJRT_ExecuteOptions opts;
   memset(&opts, 0, sizeof opts);
   opts.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
@@ -26,14 +49,17 @@ static inline PJRT_Error* stela_execute1(const PJRT_Api* api, PJRT_LoadedExecuta
   a.num_devices = 1;
   a.num_args = nargs;
   a.output_lists = &out_list;
-  a.device_complete_events = event;
+  a.device_complete_events = NULL;
   a.execute_device = device;
   return api->PJRT_LoadedExecutable_Execute(&a);
 }
 */
 import "C"
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 // ExecuteOne launches a portable executable on dev (nil: the device of
 // args[0], else the client's first device) without waiting: the outputs
@@ -42,13 +68,40 @@ import "unsafe"
 // is Launch for the common case of one device, in a single C call and
 // without a completion event: the eager-dispatch path.
 func (e *LoadedExecutable) ExecuteOne(dev *Device, args ...*Buffer) ([]*Buffer, error) {
+	outs := make([]*Buffer, e.numOutputs)
+	for i := range outs {
+		outs[i] = new(Buffer)
+	}
+	if err := e.ExecuteOneInto(dev, outs, args...); err != nil {
+		return nil, err
+	}
+	return outs, nil
+}
+
+// ExecuteOneInto is ExecuteOne with the output Buffers given: outs holds
+// NumOutputs pointers to zero Buffers, which it makes the outputs in
+// place. A Buffer may be a field of a larger object (eager dispatch embeds
+// it in the runtime's buffer, one allocation instead of two); its cleanup
+// is then attached to that object, which must not be copied. On error the
+// Buffers stay zero.
+func (e *LoadedExecutable) ExecuteOneInto(dev *Device, outs []*Buffer, args ...*Buffer) error {
 	const op = "LoadedExecutable.Execute"
 	c := e.client
+	if len(outs) != e.numOutputs {
+		return errorf(op, CodeInvalidArgument, "%d output buffers for %d outputs", len(outs), e.numOutputs)
+	}
 	if !e.portable {
-		return e.Execute(args...)
+		res, err := e.Execute(args...)
+		if err != nil {
+			return err
+		}
+		for i, b := range res {
+			outs[i].adopt(b)
+		}
+		return nil
 	}
 	if !c.plugin.slots[slotLoadedExecutableExecute] {
-		return nil, c.plugin.missing(slotLoadedExecutableExecute)
+		return c.plugin.missing(slotLoadedExecutableExecute)
 	}
 	var first *Buffer
 	if len(args) > 0 {
@@ -56,74 +109,108 @@ func (e *LoadedExecutable) ExecuteOne(dev *Device, args ...*Buffer) ([]*Buffer, 
 	}
 	dev, err := e.portableDevice(op, dev, first)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := e.h.use(op); err != nil {
-		return nil, err
+		return err
 	}
-	defer e.h.done()
+	err = e.executeOne(op, dev, outs, args)
+	e.h.done()
+	return err
+}
+
+// executeOne is ExecuteOneInto's call, with the executable held.
+func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buffer) error {
+	c := e.client
 	// The argument and output tables live in C memory that the executable
 	// keeps for this (Go memory passed to C escapes to the heap: two
 	// allocations per eager op); a concurrent call makes its own.
 	n := len(args) + max(e.numOutputs, 1)
 	var table unsafe.Pointer
-	if sc := e.scratch; sc.mu.TryLock() {
+	sc := e.scratch
+	locked := sc.mu.TryLock()
+	if locked {
 		if sc.n < n {
 			C.free(sc.ptr)
 			sc.ptr = C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(uintptr(0))))
 			sc.n = n
 		}
 		table = sc.ptr
-		defer sc.mu.Unlock()
 	} else {
 		table = C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(uintptr(0))))
-		defer C.free(table)
-	}
-	cargs := unsafe.Slice((**C.PJRT_Buffer)(table), n)[:0:len(args)]
-	couts := unsafe.Slice((**C.PJRT_Buffer)(table), n)[len(args):n]
-	for i, b := range args {
-		if b == nil {
-			return nil, errorf(op, CodeInvalidArgument, "argument %d is nil", i)
-		}
-		if b.client.core != c.core {
-			return nil, errorf(op, CodeInvalidArgument, "argument %d belongs to another client", i)
-		}
-		ptr, err := b.h.use(op)
-		if err != nil {
-			for _, prev := range args[:i] {
-				prev.h.done()
-			}
-			return nil, err
-		}
-		cargs = append(cargs, (*C.PJRT_Buffer)(ptr))
 	}
 	defer func() {
-		for _, b := range args {
-			b.h.done()
+		if locked {
+			sc.mu.Unlock()
+		} else {
+			C.free(table)
 		}
 	}()
-	for i := range couts {
-		couts[i] = nil
+	cargs := unsafe.Slice((*unsafe.Pointer)(table), n)[:len(args)]
+	couts := unsafe.Slice((*unsafe.Pointer)(table), n)[len(args):n]
+	// Hold each argument against Destroy for the call, once each: read-
+	// locking one RWMutex twice deadlocks against a writer waiting in
+	// between (x + x while another goroutine frees x).
+	held := 0
+	release := func() {
+		for i, b := range args[:held] {
+			if !slices.Contains(args[:i], b) {
+				b.h.done()
+			}
+		}
 	}
-	var argp **C.PJRT_Buffer
+	for i, b := range args {
+		if b == nil {
+			release()
+			return errorf(op, CodeInvalidArgument, "argument %d is nil", i)
+		}
+		if b.client.core != c.core {
+			release()
+			return errorf(op, CodeInvalidArgument, "argument %d belongs to another client", i)
+		}
+		var ptr unsafe.Pointer
+		if j := slices.Index(args[:i], b); j >= 0 {
+			ptr = cargs[j]
+		} else {
+			var err error
+			if ptr, err = b.h.use(op); err != nil {
+				release()
+				return err
+			}
+		}
+		held = i + 1
+		cargs[i] = ptr
+	}
+	clear(couts)
+	var argp uintptr
 	if len(cargs) > 0 {
-		argp = &cargs[0]
+		argp = uintptr(unsafe.Pointer(&cargs[0]))
 	}
-	perr := C.stela_execute1(c.plugin.api, (*C.PJRT_LoadedExecutable)(e.h.ptr), dev.ptr,
-		argp, C.size_t(len(cargs)), &couts[0], nil)
+	dead, ndead := c.core.dead.take()
+	perr := C.stela_execute1(c.plugin.api, C.uintptr_t(uintptr(e.h.ptr)), C.uintptr_t(uintptr(unsafe.Pointer(dev.ptr))),
+		C.uintptr_t(argp), C.size_t(len(cargs)), C.uintptr_t(uintptr(unsafe.Pointer(&couts[0]))),
+		C.uintptr_t(uintptr(dead)), C.size_t(ndead))
+	if dead != nil {
+		c.core.dead.done(c.core, dead, ndead)
+	}
+	release()
 	if err := c.plugin.check("LoadedExecutable_Execute", perr); err != nil {
-		return nil, err
+		return err
 	}
-	outs := make([]*Buffer, e.numOutputs)
-	for i := range outs {
+	for i := range e.numOutputs {
 		if couts[i] == nil {
 			for _, b := range outs[:i] {
 				b.Destroy()
 			}
-			return nil, errorf(op, CodeInternal, "plugin returned no output %d and no error", i)
+			for _, p := range couts[i:e.numOutputs] {
+				if p != nil {
+					c.plugin.destroyBuffer(p)
+				}
+			}
+			return errorf(op, CodeInternal, "plugin returned no output %d and no error", i)
 		}
-		outs[i] = c.newBuffer(couts[i])
+		c.initBuffer(outs[i], (*C.PJRT_Buffer)(couts[i]))
 		outs[i].device = dev
 	}
-	return outs, nil
+	return nil
 }

@@ -2,6 +2,7 @@ package pjrt
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -26,8 +27,9 @@ type clientCore struct {
 	plugin *Plugin
 	mu     sync.Mutex
 	ptr    unsafe.Pointer // *C.PJRT_Client; nil once destroyed
-	refs   int
+	refs   atomic.Int64
 	closed bool
+	dead   deadQueue // buffers whose cleanup ran, for the next execution
 }
 
 // acquire takes a reference for a call that needs the client open (one
@@ -38,26 +40,32 @@ func (c *clientCore) acquire(op string) (unsafe.Pointer, error) {
 	if c.closed || c.ptr == nil {
 		return nil, destroyedError(op)
 	}
-	c.refs++
+	c.refs.Add(1)
 	return c.ptr, nil
 }
 
 // retain takes a reference on behalf of an object that already holds one
-// (an executable making output buffers), which is allowed after close.
+// (an executable making output buffers), which is allowed after close. It
+// is an atomic add: eager dispatch retains once per result buffer.
 func (c *clientCore) retain() {
-	c.mu.Lock()
-	c.refs++
-	c.mu.Unlock()
+	c.refs.Add(1)
 }
 
 // release drops a reference, destroying the C client with the last one.
-func (c *clientCore) release() {
-	c.mu.Lock()
-	c.refs--
-	var ptr unsafe.Pointer
-	if c.refs == 0 {
-		ptr, c.ptr = c.ptr, nil
+// The count reaches zero only after close (the Client's own reference is
+// the last to go while it is open), and acquire, which must not revive a
+// dead core, checks closed under mu.
+func (c *clientCore) release() { c.releaseN(1) }
+
+// releaseN drops n references.
+func (c *clientCore) releaseN(n int) {
+	if n == 0 || c.refs.Add(-int64(n)) != 0 {
+		return
 	}
+	c.dead.free()
+	c.mu.Lock()
+	ptr := c.ptr
+	c.ptr = nil
 	c.mu.Unlock()
 	if ptr != nil {
 		c.plugin.destroyClient(ptr)
@@ -88,8 +96,16 @@ type handle struct {
 // itself hold a reference (a call in flight) so that the count cannot reach
 // zero in between.
 func newHandle(core *clientCore, ptr unsafe.Pointer, free func(unsafe.Pointer)) *handle {
+	h := new(handle)
+	initHandle(h, core, ptr, free)
+	return h
+}
+
+// initHandle is newHandle for a handle that is a field of the object it
+// belongs to (a Buffer: one allocation fewer per eager result).
+func initHandle(h *handle, core *clientCore, ptr unsafe.Pointer, free func(unsafe.Pointer)) {
 	core.retain()
-	return &handle{ptr: ptr, free: free, core: core}
+	h.ptr, h.free, h.core = ptr, free, core
 }
 
 // use returns the object and holds it against destruction until done.

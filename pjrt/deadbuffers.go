@@ -1,0 +1,193 @@
+package pjrt
+
+/*
+#include <stdlib.h>
+#include "pjrt_cgo.h"
+
+// stela_destroy_buffers destroys n buffers (an array of PJRT_Buffer*).
+static void stela_destroy_buffers(const PJRT_Api* api, uintptr_t list, size_t n) {
+  PJRT_Buffer** bufs = (PJRT_Buffer**)list;
+  for (size_t i = 0; i < n; i++) {
+    PJRT_Buffer_Destroy_Args a;
+    memset(&a, 0, sizeof a);
+    a.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
+    a.buffer = bufs[i];
+    PJRT_Error* err = api->PJRT_Buffer_Destroy(&a);
+    if (err != NULL) {
+      PJRT_Error_Destroy_Args d;
+      memset(&d, 0, sizeof d);
+      d.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
+      d.error = err;
+      api->PJRT_Error_Destroy(&d);
+    }
+  }
+}
+*/
+import "C"
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// Buffers whose cleanup ran are destroyed by the next execution on their
+// client, in the same C call, rather than by the cleanup.
+//
+// Go runs cleanups on a goroutine of its own, usually on another core
+// than the one dispatching eager ops. A buffer destroyed there puts its
+// memory (the plugin's structs and data, recycled by the plugin) in that
+// core's cache, and the dispatching core's next allocations then miss on
+// every line: the plugin's part of an eager op took twice as long as with
+// everything on one core. Destroyed by the dispatcher, a batch of dead
+// buffers frees memory that its next ops reuse while it is still in cache.
+//
+// A client that stops executing does not keep its dead buffers: the
+// cleanup registrar destroys them when it finds no new buffers (and a
+// full queue is destroyed by whoever fills it).
+
+// deadCap is the number of dead buffers a client queues (a C array each
+// of two).
+const deadCap = 16384
+
+type deadQueue struct {
+	mu    sync.Mutex
+	cur   unsafe.Pointer // C array of deadCap PJRT_Buffer*; nil until used
+	n     int
+	spare unsafe.Pointer // the other array, nil while a batch is out
+}
+
+// deadCores are the clients with queued dead buffers (each holding client
+// references, so all of them are alive).
+var deadCores struct {
+	sync.Mutex
+	m map[*clientCore]struct{}
+}
+
+// bufferRef is a buffer's cleanup argument.
+type bufferRef struct {
+	ptr  unsafe.Pointer
+	core *clientCore
+}
+
+func (r bufferRef) release() { r.core.dead.push(r.core, r.ptr) }
+
+func (q *deadQueue) push(core *clientCore, ptr unsafe.Pointer) {
+	q.mu.Lock()
+	if q.cur == nil {
+		q.cur = newDeadArray()
+		q.spare = newDeadArray()
+	}
+	if q.n == deadCap { // full: destroy the batch here
+		list, n := q.swapOut()
+		q.mu.Unlock()
+		core.destroyDead(list, n)
+		q.mu.Lock()
+		q.giveBack(list)
+		// This buffer's reference keeps the client (and q) alive.
+		core.refs.Add(-int64(n))
+	}
+	unsafe.Slice((*unsafe.Pointer)(q.cur), deadCap)[q.n] = ptr
+	q.n++
+	first := q.n == 1
+	q.mu.Unlock()
+	if first {
+		deadCores.Lock()
+		if deadCores.m == nil {
+			deadCores.m = map[*clientCore]struct{}{}
+		}
+		deadCores.m[core] = struct{}{}
+		deadCores.Unlock()
+		wakeRegistrar()
+	}
+}
+
+func newDeadArray() unsafe.Pointer {
+	return C.malloc(deadCap * C.size_t(unsafe.Sizeof(uintptr(0))))
+}
+
+// swapOut takes the queued buffers out (q.mu held, q.n > 0).
+func (q *deadQueue) swapOut() (unsafe.Pointer, int) {
+	list, n := q.cur, q.n
+	if q.spare != nil {
+		q.cur, q.spare = q.spare, nil
+	} else {
+		q.cur = newDeadArray()
+	}
+	q.n = 0
+	return list, n
+}
+
+// giveBack keeps an emptied array as the spare (q.mu held).
+func (q *deadQueue) giveBack(list unsafe.Pointer) {
+	if q.spare == nil {
+		q.spare = list
+	} else {
+		C.free(list)
+	}
+}
+
+// take returns the queued dead buffers for an execution to destroy (and
+// give back with done); nil when there are none, or the queue is busy.
+func (q *deadQueue) take() (unsafe.Pointer, int) {
+	if !q.mu.TryLock() {
+		return nil, 0
+	}
+	if q.n == 0 || q.spare == nil {
+		q.mu.Unlock()
+		return nil, 0
+	}
+	list, n := q.swapOut()
+	q.mu.Unlock()
+	return list, n
+}
+
+// done gives back an array from take, after its n buffers were destroyed.
+func (q *deadQueue) done(core *clientCore, list unsafe.Pointer, n int) {
+	q.mu.Lock()
+	q.giveBack(list)
+	q.mu.Unlock()
+	core.releaseN(n)
+}
+
+// free releases the arrays of a client that is gone (no buffers, so no
+// dead ones either).
+func (q *deadQueue) free() {
+	q.mu.Lock()
+	C.free(q.cur)
+	C.free(q.spare)
+	q.cur, q.spare = nil, nil
+	q.mu.Unlock()
+}
+
+// destroyDead destroys the n buffers of list; the caller gives the array
+// back, then drops the buffers' client references (the last of which
+// frees the arrays).
+func (c *clientCore) destroyDead(list unsafe.Pointer, n int) {
+	C.stela_destroy_buffers(c.plugin.api, C.uintptr_t(uintptr(list)), C.size_t(n))
+}
+
+// flushDead destroys every queued dead buffer of every client.
+func flushDead() {
+	deadCores.Lock()
+	cores := make([]*clientCore, 0, len(deadCores.m))
+	for c := range deadCores.m {
+		cores = append(cores, c)
+	}
+	clear(deadCores.m)
+	deadCores.Unlock()
+	for _, c := range cores {
+		q := &c.dead
+		q.mu.Lock()
+		if q.n == 0 {
+			q.mu.Unlock()
+			continue
+		}
+		list, n := q.swapOut()
+		q.mu.Unlock()
+		c.destroyDead(list, n)
+		q.mu.Lock()
+		q.giveBack(list)
+		q.mu.Unlock()
+		c.releaseN(n)
+	}
+}
