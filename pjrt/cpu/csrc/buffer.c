@@ -110,7 +110,10 @@ void* stela_aligned_alloc(size_t size) {
   return p;
 }
 
-atomic_llong stela_live_storages;
+/* Each hot global on a cache line of its own: the live count shared a
+   line with the small-block lists' mutex, and the two threads of an eager
+   loop (dispatch, cleanups) bounced it between their cores on every op. */
+_Alignas(64) atomic_llong stela_live_storages;
 
 /* ---- A cache of freed buffer memory ----
 
@@ -135,7 +138,7 @@ static struct {
   pthread_mutex_t mu;
   cached_block *head, *tail;
   size_t bytes;
-} cache = {.mu = PTHREAD_MUTEX_INITIALIZER};
+} cache __attribute__((aligned(64))) = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static size_t cache_size(size_t size) { return (size + PAGE - 1) & ~(PAGE - 1); }
 
@@ -204,30 +207,126 @@ static void cache_put(void* p, size_t size) {
    with 64-byte alignment and its frees were a fifth of an eager op's cost
    (glibc splits and consolidates chunks for each). Blocks below SMALL_MAX
    bytes are kept on per-size-class free lists (64-byte classes, at most
-   SMALL_KEEP blocks each) and reused. */
+   SMALL_KEEP bytes in all) and reused. The PJRT_Buffer and stela_storage
+   structs come from these lists too: every block of class c is c * 64
+   bytes, so only blocks from small_take may be put back.
+
+   The bound is in bytes, not blocks: Go frees an eager loop's results in
+   batches, one garbage collection's worth (thousands) at a time, and a
+   list shorter than a batch sends the rest back to malloc. */
 
 #define SMALL_MAX ((size_t)4096)
-#define SMALL_KEEP 1024
+#define SMALL_KEEP ((size_t)32 << 20)
+#define NCLASS (SMALL_MAX / STELA_ALIGN + 1)
 
-typedef struct small_block {
-  struct small_block* next;
-} small_block;
+/* The lists are arrays of pointers, not links through the blocks: a block
+   freed on one core and taken on another is then not read when it is
+   taken (a cache miss per block, under the lock, when the lists were
+   linked). */
+typedef struct block_stack {
+  void** v;
+  size_t n, cap;
+} block_stack;
 
 static struct {
   pthread_mutex_t mu;
-  small_block* head[SMALL_MAX / STELA_ALIGN + 1];
-  int count[SMALL_MAX / STELA_ALIGN + 1];
-} smalls = {.mu = PTHREAD_MUTEX_INITIALIZER};
+  block_stack cls[NCLASS];
+  size_t bytes;
+} smalls __attribute__((aligned(64))) = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static size_t small_class(size_t size) { return size == 0 ? 1 : (size + STELA_ALIGN - 1) / STELA_ALIGN; }
 
+/* Each thread keeps a few blocks per class of its own, moved to and from
+   the shared lists LOCAL_MOVE at a time: eager dispatch allocates on the
+   Go thread that dispatches and frees on the one that runs cleanups, and
+   a shared lock taken for every block was a tenth of an op. */
+#define LOCAL_CAP 64
+#define LOCAL_MOVE 32
+
+typedef struct local_cache {
+  void* v[NCLASS][LOCAL_CAP];
+  int n[NCLASS];
+} local_cache;
+
+static __thread local_cache* tls_local;
+static pthread_key_t local_key;
+static pthread_once_t local_once = PTHREAD_ONCE_INIT;
+
+/* The most blocks of class c a thread keeps: LOCAL_CAP, but no more than
+   32 KiB of them. */
+static int local_max(size_t c) {
+  size_t n = ((size_t)32 << 10) / (c * STELA_ALIGN);
+  return n >= LOCAL_CAP ? LOCAL_CAP : n < 2 ? 2 : (int)n;
+}
+
+/* Puts the n blocks v of class c on the shared list, freeing those past
+   SMALL_KEEP. */
+static void small_put_shared(void** v, size_t n, size_t c) {
+  size_t bytes = c * STELA_ALIGN, kept = 0;
+  pthread_mutex_lock(&smalls.mu);
+  block_stack* st = &smalls.cls[c];
+  while (kept < n && smalls.bytes + bytes <= SMALL_KEEP) {
+    if (st->n == st->cap) {
+      size_t cap = st->cap ? 2 * st->cap : 256;
+      void** nv = realloc(st->v, cap * sizeof(void*));
+      if (nv == NULL) break;
+      st->v = nv;
+      st->cap = cap;
+    }
+    size_t k = n - kept;
+    if (k > st->cap - st->n) k = st->cap - st->n;
+    if (k > (SMALL_KEEP - smalls.bytes) / bytes) k = (SMALL_KEEP - smalls.bytes) / bytes;
+    memcpy(st->v + st->n, v + kept, k * sizeof(void*));
+    st->n += k;
+    smalls.bytes += k * bytes;
+    kept += k;
+  }
+  pthread_mutex_unlock(&smalls.mu);
+  for (size_t i = kept; i < n; i++) free(v[i]);
+}
+
+/* A thread that exits gives its blocks back. */
+static void local_exit(void* arg) {
+  local_cache* lc = arg;
+  for (size_t c = 0; c < NCLASS; c++) small_put_shared(lc->v[c], (size_t)lc->n[c], c);
+  free(lc);
+}
+
+static void local_init(void) { pthread_key_create(&local_key, local_exit); }
+
+/* This thread's cache, or NULL if one cannot be had (no memory). */
+static local_cache* local(void) {
+  local_cache* lc = tls_local;
+  if (lc != NULL) return lc;
+  pthread_once(&local_once, local_init);
+  lc = calloc(1, sizeof(*lc));
+  if (lc == NULL) return NULL;
+  if (pthread_setspecific(local_key, lc) != 0) {
+    free(lc);
+    return NULL;
+  }
+  tls_local = lc;
+  return lc;
+}
+
 static void* small_take(size_t size) {
   size_t c = small_class(size);
+  local_cache* lc = local();
+  if (lc != NULL && lc->n[c] > 0) return lc->v[c][--lc->n[c]];
+  void* b = NULL;
   pthread_mutex_lock(&smalls.mu);
-  small_block* b = smalls.head[c];
-  if (b != NULL) {
-    smalls.head[c] = b->next;
-    smalls.count[c]--;
+  block_stack* st = &smalls.cls[c];
+  if (st->n > 0) {
+    /* One to return, and up to LOCAL_MOVE - 1 more for later. */
+    size_t k = lc != NULL ? LOCAL_MOVE : 1;
+    if (k > st->n) k = st->n;
+    st->n -= k;
+    smalls.bytes -= k * c * STELA_ALIGN;
+    b = st->v[st->n + k - 1];
+    if (lc != NULL) {
+      memcpy(lc->v[c], st->v + st->n, (k - 1) * sizeof(void*));
+      lc->n[c] = (int)(k - 1);
+    }
   }
   pthread_mutex_unlock(&smalls.mu);
   return b != NULL ? b : stela_aligned_alloc(c * STELA_ALIGN);
@@ -235,31 +334,46 @@ static void* small_take(size_t size) {
 
 static void small_put(void* p, size_t size) {
   size_t c = small_class(size);
-  pthread_mutex_lock(&smalls.mu);
-  if (smalls.count[c] < SMALL_KEEP) {
-    small_block* b = p;
-    b->next = smalls.head[c];
-    smalls.head[c] = b;
-    smalls.count[c]++;
-    p = NULL;
+  local_cache* lc = local();
+  if (lc == NULL) {
+    small_put_shared(&p, 1, c);
+    return;
   }
-  pthread_mutex_unlock(&smalls.mu);
-  free(p);
+  int max = local_max(c);
+  if (lc->n[c] == max) {
+    /* Full: the older half goes to the shared list. */
+    int k = max / 2;
+    small_put_shared(lc->v[c], (size_t)k, c);
+    memmove(lc->v[c], lc->v[c] + k, (size_t)(max - k) * sizeof(void*));
+    lc->n[c] = max - k;
+  }
+  lc->v[c][lc->n[c]++] = p;
 }
 
 static void small_drain(void) {
-  pthread_mutex_lock(&smalls.mu);
-  for (size_t c = 0; c <= SMALL_MAX / STELA_ALIGN; c++) {
-    small_block* b = smalls.head[c];
-    smalls.head[c] = NULL;
-    smalls.count[c] = 0;
-    while (b != NULL) {
-      small_block* next = b->next;
-      free(b);
-      b = next;
-    }
+  /* Other threads keep what their caches hold (a few KiB each). */
+  local_cache* lc = tls_local;
+  for (size_t c = 0; lc != NULL && c < NCLASS; c++) {
+    for (int i = 0; i < lc->n[c]; i++) free(lc->v[c][i]);
+    lc->n[c] = 0;
   }
+  pthread_mutex_lock(&smalls.mu);
+  for (size_t c = 0; c < NCLASS; c++) {
+    block_stack* st = &smalls.cls[c];
+    for (size_t i = 0; i < st->n; i++) free(st->v[i]);
+    free(st->v);
+    st->v = NULL;
+    st->n = st->cap = 0;
+  }
+  smalls.bytes = 0;
   pthread_mutex_unlock(&smalls.mu);
+}
+
+/* A zeroed small block of size bytes (size <= SMALL_MAX), or NULL. */
+static void* small_zalloc(size_t size) {
+  void* p = small_take(size);
+  if (p != NULL) memset(p, 0, size);
+  return p;
 }
 
 void stela_buffer_cache_drain(void) {
@@ -277,7 +391,22 @@ void stela_buffer_cache_drain(void) {
 }
 
 stela_storage* stela_storage_new(size_t size) {
-  stela_storage* s = calloc(1, sizeof(*s));
+  if (size <= SMALL_MAX - STELA_ALIGN) {
+    /* Small: the storage and its data in one block, the data one
+       alignment unit after the header (one block to take and to touch
+       per eager result instead of two). */
+    stela_storage* s = small_take(STELA_ALIGN + size);
+    if (s == NULL) return NULL;
+    memset(s, 0, sizeof(*s));
+    s->data = (char*)s + STELA_ALIGN;
+    s->inline_data = true;
+    atomic_init(&s->refs, 1);
+    s->size = size;
+    s->owned = true;
+    atomic_fetch_add(&stela_live_storages, 1);
+    return s;
+  }
+  stela_storage* s = small_zalloc(sizeof(*s));
   if (s == NULL) return NULL;
   if (size >= CACHE_MIN) {
     size_t n = cache_size(size);
@@ -289,7 +418,7 @@ stela_storage* stela_storage_new(size_t size) {
     s->data = stela_aligned_alloc(size);
   }
   if (s->data == NULL) {
-    free(s);
+    small_put(s, sizeof(*s));
     return NULL;
   }
   atomic_init(&s->refs, 1);
@@ -303,6 +432,11 @@ void stela_storage_retain(stela_storage* s) { atomic_fetch_add(&s->refs, 1); }
 
 void stela_storage_release(stela_storage* s) {
   if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1) return;
+  if (s->inline_data) {
+    atomic_fetch_sub(&stela_live_storages, 1);
+    small_put(s, STELA_ALIGN + s->size);
+    return;
+  }
   if (s->owned) {
     if (s->size >= CACHE_MIN && cache_size(s->size) >= s->size)
       cache_put(s->data, cache_size(s->size));
@@ -313,7 +447,7 @@ void stela_storage_release(stela_storage* s) {
     atomic_fetch_sub(&stela_live_storages, 1);
   } else if (s->on_delete != NULL)
     s->on_delete(s->data, s->on_delete_arg);
-  free(s);
+  small_put(s, sizeof(*s));
 }
 
 /* ---- Strided copies ---- */
@@ -372,7 +506,7 @@ static PJRT_Error* check_row_major(const char* fn, const PJRT_Buffer_MemoryLayou
 
 PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type type, const int64_t* dims,
                              size_t rank, stela_storage* s, PJRT_Buffer** out) {
-  PJRT_Buffer* b = calloc(1, sizeof(*b) + 2 * rank * sizeof(int64_t));
+  PJRT_Buffer* b = small_zalloc(sizeof(*b) + 2 * rank * sizeof(int64_t));
   if (b == NULL) {
     stela_storage_release(s);
     return stela_oom();
@@ -456,7 +590,7 @@ static void buffer_free(PJRT_Buffer* b) {
   stela_storage_release(s);
   stela_storage_release(e);
   pthread_mutex_destroy(&b->mu);
-  free(b);
+  small_put(b, sizeof(*b) + 2 * b->rank * sizeof(int64_t));
   stela_client_release(c);
 }
 
@@ -544,7 +678,7 @@ PJRT_Error* stela_Client_CreateViewOfDeviceBuffer(PJRT_Client_CreateViewOfDevice
   if ((err = check_row_major(fn, args->layout, rank)) != NULL) return err;
   if (args->device_buffer_ptr == NULL && nbytes > 0)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: device_buffer_ptr is NULL", fn);
-  stela_storage* s = calloc(1, sizeof(*s));
+  stela_storage* s = small_zalloc(sizeof(*s));
   if (s == NULL) return stela_oom();
   atomic_init(&s->refs, 1);
   s->data = args->device_buffer_ptr;

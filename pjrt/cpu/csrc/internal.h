@@ -102,8 +102,10 @@ typedef struct stela_storage {
   /* For views of caller memory: called (once) when the storage goes. */
   void (*on_delete)(void* data, void* arg);
   void* on_delete_arg;
-  bool owned; /* data was allocated by the plugin */
+  bool owned;       /* data was allocated by the plugin */
+  bool inline_data; /* data follows the header in one small block */
 } stela_storage;
+_Static_assert(sizeof(stela_storage) <= STELA_ALIGN, "a storage header fits in one alignment unit");
 
 /* size bytes, 64-byte aligned, never NULL data (even for size 0). */
 stela_storage* stela_storage_new(size_t size);
