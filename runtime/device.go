@@ -178,12 +178,16 @@ func Names() []string {
 // makes a direct call, so key and args can stay on the caller's stack
 // (arguments of an interface call escape to the heap, two allocations per
 // eager op).
-func RunOp(d Device, key []byte, args []Buffer, loc ir.Loc) (outs []Buffer, found bool, err error) {
+//
+// The results are appended to dst, which may be the caller's array (a
+// slice of it with room for them): an eager op then allocates no slices.
+func RunOp(d Device, key []byte, args []Buffer, loc ir.Loc, dst []Buffer) (outs []Buffer, found bool, err error) {
 	if pd, ok := d.(*pjrtDevice); ok {
-		return pd.RunOp(key, args, loc)
+		return pd.runOpTo(dst, key, args, loc)
 	}
 	if r, ok := d.(OpRunner); ok {
-		return r.RunOp(slices.Clone(key), slices.Clone(args), loc)
+		outs, found, err := r.RunOp(slices.Clone(key), slices.Clone(args), loc)
+		return append(dst, outs...), found, err
 	}
-	return nil, false, nil
+	return dst, false, nil
 }

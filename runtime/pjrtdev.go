@@ -47,9 +47,13 @@ type boundExec struct {
 type pjrtBuffer struct {
 	typ   ir.Type
 	dev   *pjrtDevice
-	pb    *pjrt.Buffer
+	pb    *pjrt.Buffer // &own for results of executions
 	err   error
 	freed atomic.Bool
+	// own is the PJRT buffer of an execution's result, made in place
+	// (pjrt.LoadedExecutable.ExecuteOneInto): one allocation per eager
+	// result instead of two.
+	own pjrt.Buffer
 }
 
 func (d *pjrtDevice) Name() string { return d.name }
@@ -91,13 +95,18 @@ func (d *pjrtDevice) Compile(f *ir.Func) (Executable, error) {
 
 // RunOp runs the one-op program compiled for key, if any.
 func (d *pjrtDevice) RunOp(key []byte, args []Buffer, loc ir.Loc) ([]Buffer, bool, error) {
+	return d.runOpTo(nil, key, args, loc)
+}
+
+// runOpTo is RunOp appending the results to dst.
+func (d *pjrtDevice) runOpTo(dst []Buffer, key []byte, args []Buffer, loc ir.Loc) ([]Buffer, bool, error) {
 	c := d.p.ops.getBytes(key)
 	if c == nil {
 		stats.opMisses.Add(1)
-		return nil, false, nil
+		return dst, false, nil
 	}
 	stats.opHits.Add(1)
-	outs, err := d.run(c, args, loc)
+	outs, err := d.runTo(dst, c, args, loc)
 	return outs, true, err
 }
 
@@ -157,13 +166,13 @@ func StableHLO(f *ir.Func) (string, error) {
 func (e *boundExec) Hash() string { return e.c.hash }
 
 func (e *boundExec) Run(args []Buffer, loc ir.Loc) ([]Buffer, error) {
-	return e.d.run(e.c, args, loc)
+	return e.d.runTo(nil, e.c, args, loc)
 }
 
 // run executes c on d. Argument mistakes are errors now; a failure of the
 // execution itself (or a failed input) is recorded in the results and
 // surfaces when they are read.
-func (d *pjrtDevice) run(c *compiled, args []Buffer, loc ir.Loc) ([]Buffer, error) {
+func (d *pjrtDevice) runTo(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc) ([]Buffer, error) {
 	what := c.what
 	if len(args) != len(c.params) {
 		return nil, fmt.Errorf("%s: %d arguments, want %d", what, len(args), len(c.params))
@@ -190,28 +199,37 @@ func (d *pjrtDevice) run(c *compiled, args []Buffer, loc ir.Loc) ([]Buffer, erro
 		}
 		pbs = append(pbs, b.pb)
 	}
-	outs := make([]Buffer, len(c.results))
 	if inErr != nil {
-		for i, t := range c.results {
-			outs[i] = &pjrtBuffer{typ: t, dev: d, err: inErr}
+		for _, t := range c.results {
+			dst = append(dst, &pjrtBuffer{typ: t, dev: d, err: inErr})
 		}
-		return outs, nil
+		return dst, nil
 	}
-	res, err := c.le.ExecuteOne(d.dev, pbs...)
-	if err != nil {
+	var resArr [2]*pjrtBuffer
+	var ownArr [2]*pjrt.Buffer
+	res, owns := resArr[:0], ownArr[:0]
+	for _, t := range c.results {
+		b := &pjrtBuffer{typ: t, dev: d}
+		b.pb = &b.own
+		res = append(res, b)
+		owns = append(owns, b.pb)
+	}
+	if err := c.le.ExecuteOneInto(d.dev, owns, pbs...); err != nil {
 		if !loc.IsKnown() {
 			loc = ir.CallerLoc()
 		}
 		le := ir.Errorf(loc, what, "%v", err)
-		for i, t := range c.results {
-			outs[i] = &pjrtBuffer{typ: t, dev: d, err: le}
+		for _, b := range res {
+			b.pb, b.err = nil, le
+			dst = append(dst, b)
 		}
-		return outs, nil
+		return dst, nil
 	}
-	for i, t := range c.results {
-		outs[i] = d.newBuffer(t, res[i])
+	for _, b := range res {
+		noteAlloc(b.typ)
+		dst = append(dst, b)
 	}
-	return outs, nil
+	return dst, nil
 }
 
 func (b *pjrtBuffer) Type() ir.Type  { return b.typ }

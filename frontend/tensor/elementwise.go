@@ -12,8 +12,10 @@ import (
 // be equal: Stela does not promote silently, Convert says what you mean.
 
 func unary(op ir.Op, x *Tensor) *Tensor {
-	checkNotNil(op.String(), x)
-	return emit(nil, op, []*Tensor{x}, nil)[0]
+	if x == nil {
+		checkNotNil(op.String(), x)
+	}
+	return emit1(op, []*Tensor{x}, nil)
 }
 
 // Neg is -x.
@@ -71,8 +73,8 @@ func Not(x *Tensor) *Tensor { return unary(ir.OpNot, x) }
 func IsFinite(x *Tensor) *Tensor { return unary(ir.OpIsFinite, x) }
 
 func binary(op ir.Op, x, y *Tensor) *Tensor {
-	x, y = broadcastPair(op.String(), x, y)
-	return emit(nil, op, []*Tensor{x, y}, nil)[0]
+	x, y = broadcastOpPair(op, x, y)
+	return emit1(op, []*Tensor{x, y}, nil)
 }
 
 // Add is x + y (or on i1).
@@ -199,6 +201,15 @@ func BitcastConvert(x *Tensor, dt ir.DType) *Tensor {
 
 // broadcastPair checks that x and y may be combined elementwise and
 // broadcasts both to their common shape.
+// broadcastOpPair is broadcastPair for op, whose name it spells only when
+// the operands do not fit (eager dispatch would pay for it on every op).
+func broadcastOpPair(op ir.Op, x, y *Tensor) (*Tensor, *Tensor) {
+	if x != nil && y != nil && x.typ.Equal(y.typ) {
+		return x, y
+	}
+	return broadcastPair(op.String(), x, y)
+}
+
 func broadcastPair(op string, x, y *Tensor) (*Tensor, *Tensor) {
 	checkNotNil(op, x, y)
 	if x.typ.DType != y.typ.DType {

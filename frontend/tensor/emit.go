@@ -4,6 +4,7 @@ import (
 	binenc "encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/runtime"
@@ -20,6 +21,18 @@ import (
 // Failures panic with a located *ir.Error; Catch and jit turn them into
 // errors.
 func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func) []*Tensor {
+	return emitTo(nil, like, op, args, attr, regions...)
+}
+
+// emit1 is emit for an op with one result, operands, and no regions
+// (the elementwise ops): a cached eager op then makes no slices.
+func emit1(op ir.Op, args []*Tensor, attr any) *Tensor {
+	var out [1]*Tensor
+	return emitTo(out[:0], nil, op, args, attr)[0]
+}
+
+// emitTo is emit appending the results to dst.
+func emitTo(dst []*Tensor, like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func) []*Tensor {
 	for i, a := range args {
 		if a == nil {
 			panic(ir.Errorf(ir.CallerLoc(), op.String(), "operand #%d is nil", i))
@@ -32,11 +45,10 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 	if tr != nil {
 		loc := ir.CallerLoc()
 		outs := record(tr, loc, op, args, attr, regions)
-		res := make([]*Tensor, len(outs))
-		for i, v := range outs {
-			res[i] = symbolic(tr, v)
+		for _, v := range outs {
+			dst = append(dst, symbolic(tr, v))
 		}
-		return res
+		return dst
 	}
 	dev, err := eagerDevice(like, args)
 	if err != nil {
@@ -45,7 +57,7 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 && op != ir.OpConstant {
 		// The eager fast path finds the call site only if something fails:
 		// unwinding the stack would cost more than a cached dispatch.
-		return eagerFast(dev, r, op, args, attr)
+		return eagerFast(dst, dev, r, op, args, attr)
 	}
 	loc := ir.CallerLoc()
 	name := op.String()
@@ -64,14 +76,13 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 	if len(rs) != len(outs) {
 		panic(ir.Errorf(loc, name, "internal error: device %s returned %d results, want %d", dev.Name(), len(rs), len(outs)))
 	}
-	res := make([]*Tensor, len(rs))
 	for i, b := range rs {
 		if !b.Type().Equal(outs[i].Type) {
 			panic(ir.Errorf(loc, name, "internal error: device %s returned %v for result #%d, want %v", dev.Name(), b.Type(), i, outs[i].Type))
 		}
-		res[i] = FromBuffer(b)
+		dst = append(dst, FromBuffer(b))
 	}
-	return res
+	return dst
 }
 
 // eagerFast dispatches an eager op through the device's one-op program
@@ -79,7 +90,7 @@ func emit(like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func)
 // the one-op function is built only on a miss. The operands are the
 // function's parameters in order, so the cached program fits any call
 // with the same key.
-func eagerFast(dev Device, r runtime.OpRunner, op ir.Op, args []*Tensor, attr any) []*Tensor {
+func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*Tensor, attr any) []*Tensor {
 	var kb [128]byte
 	key := appendOpKey(kb[:0], op, attr, args)
 	var bufArr [4]Buffer
@@ -87,14 +98,17 @@ func eagerFast(dev Device, r runtime.OpRunner, op ir.Op, args []*Tensor, attr an
 	for _, a := range args {
 		bufs = append(bufs, a.buf)
 	}
+	var rsArr [2]Buffer
 	// A zero location asks the device to find the call site itself if the
 	// op fails (it is still on this stack then).
-	rs, found, err := runtime.RunOp(dev, key, bufs, ir.Loc{})
+	rs, found, err := runtime.RunOp(dev, key, bufs, ir.Loc{}, rsArr[:0])
 	if err == nil && !found {
 		var f *ir.Func
 		if f, err = oneOpFunc(ir.CallerLoc(), op, args, attr); err == nil {
-			if err = r.AddOp(key, f); err == nil {
-				rs, found, err = runtime.RunOp(dev, key, bufs, ir.Loc{})
+			// A copy: what an interface method is given escapes, and key
+			// should stay on the stack on the path that hits the cache.
+			if err = r.AddOp(slices.Clone(key), f); err == nil {
+				rs, found, err = runtime.RunOp(dev, key, bufs, ir.Loc{}, rsArr[:0])
 			}
 		}
 		if err == nil && !found {
@@ -104,11 +118,10 @@ func eagerFast(dev Device, r runtime.OpRunner, op ir.Op, args []*Tensor, attr an
 	if err != nil {
 		panic(located(err, ir.CallerLoc(), op.String()))
 	}
-	res := make([]*Tensor, len(rs))
-	for i, b := range rs {
-		res[i] = FromBuffer(b)
+	for _, b := range rs {
+		dst = append(dst, FromBuffer(b))
 	}
-	return res
+	return dst
 }
 
 // oneOpFunc is op as a function of its operands, one parameter each.
