@@ -16,6 +16,10 @@ static inline PJRT_Error* stela_execute1(const PJRT_Api* api, uintptr_t exe_, ui
     uintptr_t args_, size_t nargs, uintptr_t outs_, uintptr_t dead_, size_t ndead) {
   PJRT_Buffer** dead = (PJRT_Buffer**)dead_;
   for (size_t i = 0; i < ndead; i++) {
+    __builtin_prefetch(dead[i], 1);
+    __builtin_prefetch((char*)dead[i] + 64, 1);
+  }
+  for (size_t i = 0; i < ndead; i++) {
     PJRT_Buffer_Destroy_Args da;
     memset(&da, 0, sizeof da);
     da.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;

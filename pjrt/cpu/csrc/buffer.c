@@ -528,9 +528,22 @@ PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type 
   b->storage = s;
   stela_client_retain(c);
   pthread_mutex_lock(&c->mu);
-  b->next = c->buffers;
-  if (c->buffers != NULL) c->buffers->prev = b;
-  c->buffers = b;
+  if (c->nlive == c->caplive) {
+    size_t cap = c->caplive ? 2 * c->caplive : 64;
+    PJRT_Buffer** nl = realloc(c->live, cap * sizeof(*nl));
+    if (nl == NULL) {
+      pthread_mutex_unlock(&c->mu);
+      pthread_mutex_destroy(&b->mu);
+      small_put(b, sizeof(*b) + 2 * rank * sizeof(int64_t));
+      stela_storage_release(s);
+      stela_client_release(c);
+      return stela_oom();
+    }
+    c->live = nl;
+    c->caplive = cap;
+  }
+  b->slot = c->nlive;
+  c->live[c->nlive++] = b;
   pthread_mutex_unlock(&c->mu);
   *out = b;
   return NULL;
@@ -546,11 +559,11 @@ stela_storage* stela_buffer_acquire(PJRT_Buffer* b) {
 
 void stela_client_delete_buffers(PJRT_Client* c) {
   pthread_mutex_lock(&c->mu);
-  size_t n = 0;
-  for (PJRT_Buffer* b = c->buffers; b != NULL; b = b->next) n++;
+  size_t n = c->nlive;
   stela_storage** drop = calloc(2 * n + 1, sizeof(*drop));
   size_t k = 0;
-  for (PJRT_Buffer* b = c->buffers; b != NULL; b = b->next) {
+  for (size_t i = 0; i < n; i++) {
+    PJRT_Buffer* b = c->live[i];
     pthread_mutex_lock(&b->mu);
     stela_storage* s[2] = {b->storage, b->ext_storage};
     b->storage = NULL;
@@ -575,11 +588,9 @@ void stela_client_delete_buffers(PJRT_Client* c) {
 static void buffer_free(PJRT_Buffer* b) {
   PJRT_Client* c = b->client;
   pthread_mutex_lock(&c->mu);
-  if (b->prev != NULL)
-    b->prev->next = b->next;
-  else
-    c->buffers = b->next;
-  if (b->next != NULL) b->next->prev = b->prev;
+  PJRT_Buffer* last = c->live[--c->nlive];
+  c->live[b->slot] = last;
+  last->slot = b->slot;
   pthread_mutex_unlock(&c->mu);
   pthread_mutex_lock(&b->mu);
   stela_storage* s = b->storage;

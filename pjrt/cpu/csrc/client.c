@@ -40,6 +40,7 @@ static void client_free(PJRT_Client* c) {
   free(c->worker_id);
   free(c->cache_dir);
   stela_pool_free(c->pool);
+  free(c->live);
   pthread_mutex_destroy(&c->mu);
   bool counted = c->counted;
   free(c);
