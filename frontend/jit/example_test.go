@@ -22,7 +22,7 @@ func ExampleTrace() {
 	fmt.Print(f)
 	// Output:
 	// func @dense(%0: f32[2,3], %1: f32[3,4], %2: f32[4]) -> f32[2,4] {
-	//   %3 = dot_general %0, %1 {lhs_batch = [], rhs_batch = [], lhs_contract = [1], rhs_contract = [0]} : f32[2,4]
+	//   %3 = dot_general %0, %1 {lhs_batch = [], rhs_batch = [], lhs_contract = [1], rhs_contract = [0], precision = [HIGHEST, HIGHEST]} : f32[2,4]
 	//   %4 = broadcast_in_dim %2 {shape = [2, 4], dims = [1]} : f32[2,4]
 	//   %5 = add %3, %4 : f32[2,4]
 	//   %6 = constant {value = dense<0.0> : f32[]} : f32[]

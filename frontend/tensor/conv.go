@@ -117,8 +117,11 @@ func Conv2D(x, kernel *Tensor, opts Conv2DOptions) *Tensor {
 }
 
 // Convolution is StableHLO's convolution with explicit dimension numbers.
+// A floating-point convolution whose attribute sets no Precision gets
+// DefaultPrecision for both operands; an integer one gets none.
 func Convolution(x, kernel *Tensor, attr ir.ConvolutionAttr) *Tensor {
 	checkNotNil("convolution", x, kernel)
+	attr.Precision = precisionFor(x.typ.DType, attr.Precision)
 	return emit(nil, ir.OpConvolution, []*Tensor{x, kernel}, attr)[0]
 }
 

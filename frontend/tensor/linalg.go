@@ -44,13 +44,16 @@ func MatMul(x, y *Tensor) *Tensor {
 
 // DotGeneral is StableHLO's dot_general: contract lhs and rhs over the
 // contracting dimensions, pairing the batch dimensions. The result is the
-// batch dimensions, then lhs's free ones, then rhs's.
+// batch dimensions, then lhs's free ones, then rhs's. A floating-point dot
+// whose dims set no Precision gets DefaultPrecision for both operands;
+// integer dots get none.
 func DotGeneral(lhs, rhs *Tensor, dims ir.DotGeneralAttr) *Tensor {
 	checkNotNil("dot_general", lhs, rhs)
 	dims.LhsBatch = nonNil(dims.LhsBatch)
 	dims.RhsBatch = nonNil(dims.RhsBatch)
 	dims.LhsContract = nonNil(dims.LhsContract)
 	dims.RhsContract = nonNil(dims.RhsContract)
+	dims.Precision = precisionFor(lhs.typ.DType, dims.Precision)
 	return emit(nil, ir.OpDotGeneral, []*Tensor{lhs, rhs}, dims)[0]
 }
 

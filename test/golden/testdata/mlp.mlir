@@ -1,12 +1,12 @@
 module @jit_mlp {
   func.func public @main(%arg0: tensor<8x784xf32>, %arg1: tensor<784x128xf32>, %arg2: tensor<128xf32>, %arg3: tensor<128x64xf32>, %arg4: tensor<64xf32>, %arg5: tensor<64x10xf32>, %arg6: tensor<10xf32>) -> tensor<8x10xf32> {
-    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x784xf32>, tensor<784x128xf32>) -> tensor<8x128xf32>
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : (tensor<8x784xf32>, tensor<784x128xf32>) -> tensor<8x128xf32>
     %1 = stablehlo.broadcast_in_dim %arg2, dims = [1] : (tensor<128xf32>) -> tensor<8x128xf32>
     %2 = stablehlo.add %0, %1 : tensor<8x128xf32>
     %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
     %3 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x128xf32>
     %4 = stablehlo.maximum %2, %3 : tensor<8x128xf32>
-    %5 = stablehlo.dot_general %4, %arg3, contracting_dims = [1] x [0] : (tensor<8x128xf32>, tensor<128x64xf32>) -> tensor<8x64xf32>
+    %5 = stablehlo.dot_general %4, %arg3, contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : (tensor<8x128xf32>, tensor<128x64xf32>) -> tensor<8x64xf32>
     %6 = stablehlo.broadcast_in_dim %arg4, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
     %7 = stablehlo.add %5, %6 : tensor<8x64xf32>
     %8 = stablehlo.multiply %7, %7 : tensor<8x64xf32>
@@ -26,7 +26,7 @@ module @jit_mlp {
     %18 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<8x64xf32>
     %19 = stablehlo.add %18, %17 : tensor<8x64xf32>
     %20 = stablehlo.multiply %16, %19 : tensor<8x64xf32>
-    %21 = stablehlo.dot_general %20, %arg5, contracting_dims = [1] x [0] : (tensor<8x64xf32>, tensor<64x10xf32>) -> tensor<8x10xf32>
+    %21 = stablehlo.dot_general %20, %arg5, contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : (tensor<8x64xf32>, tensor<64x10xf32>) -> tensor<8x10xf32>
     %22 = stablehlo.broadcast_in_dim %arg6, dims = [1] : (tensor<10xf32>) -> tensor<8x10xf32>
     %23 = stablehlo.add %21, %22 : tensor<8x10xf32>
     %cst_4 = stablehlo.constant dense<0xFF800000> : tensor<f32>

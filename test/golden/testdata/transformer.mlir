@@ -25,7 +25,7 @@ module @jit_transformer {
     %17 = stablehlo.multiply %15, %16 : tensor<2x16x64xf32>
     %18 = stablehlo.broadcast_in_dim %arg2, dims = [2] : (tensor<64xf32>) -> tensor<2x16x64xf32>
     %19 = stablehlo.add %17, %18 : tensor<2x16x64xf32>
-    %20 = stablehlo.dot_general %19, %arg3, contracting_dims = [2] x [0] : (tensor<2x16x64xf32>, tensor<64x192xf32>) -> tensor<2x16x192xf32>
+    %20 = stablehlo.dot_general %19, %arg3, contracting_dims = [2] x [0], precision = [HIGHEST, HIGHEST] : (tensor<2x16x64xf32>, tensor<64x192xf32>) -> tensor<2x16x192xf32>
     %21 = stablehlo.broadcast_in_dim %arg4, dims = [2] : (tensor<192xf32>) -> tensor<2x16x192xf32>
     %22 = stablehlo.add %20, %21 : tensor<2x16x192xf32>
     %23 = stablehlo.slice %22 [0:2, 0:16, 0:64] : (tensor<2x16x192xf32>) -> tensor<2x16x64xf32>
@@ -38,7 +38,7 @@ module @jit_transformer {
     %30 = stablehlo.reshape %29 : (tensor<2x16x64xf32>) -> tensor<2x16x4x16xf32>
     %31 = stablehlo.transpose %30, dims = [0, 2, 1, 3] : (tensor<2x16x4x16xf32>) -> tensor<2x4x16x16xf32>
     %32 = stablehlo.transpose %28, dims = [0, 1, 3, 2] : (tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
-    %33 = stablehlo.dot_general %25, %32, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+    %33 = stablehlo.dot_general %25, %32, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2], precision = [HIGHEST, HIGHEST] : (tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
     %cst_4 = stablehlo.constant dense<2.500000e-01> : tensor<f32>
     %34 = stablehlo.broadcast_in_dim %cst_4, dims = [] : (tensor<f32>) -> tensor<2x4x16x16xf32>
     %35 = stablehlo.multiply %33, %34 : tensor<2x4x16x16xf32>
@@ -60,10 +60,10 @@ module @jit_transformer {
     %48 = stablehlo.reshape %47 : (tensor<2x4x16xf32>) -> tensor<2x4x16x1xf32>
     %49 = stablehlo.broadcast_in_dim %48, dims = [0, 1, 2, 3] : (tensor<2x4x16x1xf32>) -> tensor<2x4x16x16xf32>
     %50 = stablehlo.divide %46, %49 : tensor<2x4x16x16xf32>
-    %51 = stablehlo.dot_general %50, %31, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+    %51 = stablehlo.dot_general %50, %31, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2], precision = [HIGHEST, HIGHEST] : (tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
     %52 = stablehlo.transpose %51, dims = [0, 2, 1, 3] : (tensor<2x4x16x16xf32>) -> tensor<2x16x4x16xf32>
     %53 = stablehlo.reshape %52 : (tensor<2x16x4x16xf32>) -> tensor<2x16x64xf32>
-    %54 = stablehlo.dot_general %53, %arg5, contracting_dims = [2] x [0] : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
+    %54 = stablehlo.dot_general %53, %arg5, contracting_dims = [2] x [0], precision = [HIGHEST, HIGHEST] : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
     %55 = stablehlo.broadcast_in_dim %arg6, dims = [2] : (tensor<64xf32>) -> tensor<2x16x64xf32>
     %56 = stablehlo.add %54, %55 : tensor<2x16x64xf32>
     %57 = stablehlo.add %arg0, %56 : tensor<2x16x64xf32>
@@ -92,7 +92,7 @@ module @jit_transformer {
     %75 = stablehlo.multiply %73, %74 : tensor<2x16x64xf32>
     %76 = stablehlo.broadcast_in_dim %arg8, dims = [2] : (tensor<64xf32>) -> tensor<2x16x64xf32>
     %77 = stablehlo.add %75, %76 : tensor<2x16x64xf32>
-    %78 = stablehlo.dot_general %77, %arg9, contracting_dims = [2] x [0] : (tensor<2x16x64xf32>, tensor<64x256xf32>) -> tensor<2x16x256xf32>
+    %78 = stablehlo.dot_general %77, %arg9, contracting_dims = [2] x [0], precision = [HIGHEST, HIGHEST] : (tensor<2x16x64xf32>, tensor<64x256xf32>) -> tensor<2x16x256xf32>
     %79 = stablehlo.broadcast_in_dim %arg10, dims = [2] : (tensor<256xf32>) -> tensor<2x16x256xf32>
     %80 = stablehlo.add %78, %79 : tensor<2x16x256xf32>
     %81 = stablehlo.multiply %80, %80 : tensor<2x16x256xf32>
@@ -112,7 +112,7 @@ module @jit_transformer {
     %91 = stablehlo.broadcast_in_dim %cst_16, dims = [] : (tensor<f32>) -> tensor<2x16x256xf32>
     %92 = stablehlo.add %91, %90 : tensor<2x16x256xf32>
     %93 = stablehlo.multiply %89, %92 : tensor<2x16x256xf32>
-    %94 = stablehlo.dot_general %93, %arg11, contracting_dims = [2] x [0] : (tensor<2x16x256xf32>, tensor<256x64xf32>) -> tensor<2x16x64xf32>
+    %94 = stablehlo.dot_general %93, %arg11, contracting_dims = [2] x [0], precision = [HIGHEST, HIGHEST] : (tensor<2x16x256xf32>, tensor<256x64xf32>) -> tensor<2x16x64xf32>
     %95 = stablehlo.broadcast_in_dim %arg12, dims = [2] : (tensor<64xf32>) -> tensor<2x16x64xf32>
     %96 = stablehlo.add %94, %95 : tensor<2x16x64xf32>
     %97 = stablehlo.add %57, %96 : tensor<2x16x64xf32>
