@@ -133,13 +133,19 @@ func (q *deadQueue) giveBack(list unsafe.Pointer) {
 	}
 }
 
-// deadBatch is the fewest dead buffers an execution takes: destroyed
-// together, their cache misses overlap.
-const deadBatch = 32
+// An execution destroys between deadBatch and deadTake dead buffers:
+// destroyed together, their cache misses overlap, and the memory they
+// free is reused by the next few ops while it is still in cache. (A
+// garbage collection finds thousands dead at once; destroying them all in
+// one call would push each one's memory out of cache before its reuse.)
+const (
+	deadBatch = 32
+	deadTake  = 64
+)
 
-// take returns the queued dead buffers for an execution to destroy (and
-// give back with done); nil when there are fewer than deadBatch, or the
-// queue is busy.
+// take returns up to deadTake of the queued dead buffers, the newest, for
+// an execution to destroy (and give back with done); nil when there are
+// fewer than deadBatch, or the queue is busy.
 func (q *deadQueue) take() (unsafe.Pointer, int) {
 	if !q.mu.TryLock() {
 		return nil, 0
@@ -148,9 +154,14 @@ func (q *deadQueue) take() (unsafe.Pointer, int) {
 		q.mu.Unlock()
 		return nil, 0
 	}
-	list, n := q.swapOut()
+	k := min(q.n, deadTake)
+	list := q.spare
+	q.spare = nil
+	cur := unsafe.Slice((*unsafe.Pointer)(q.cur), deadCap)
+	copy(unsafe.Slice((*unsafe.Pointer)(list), deadCap), cur[q.n-k:q.n])
+	q.n -= k
 	q.mu.Unlock()
-	return list, n
+	return list, k
 }
 
 // done gives back an array from take, after its n buffers were destroyed.
