@@ -226,7 +226,7 @@ typedef struct run {
 
 static void* run_entry(void* arg) {
   run* r = arg;
-  memset(r->err, 0, sizeof(r->err));
+  r->err[0] = '\0'; /* the program writes a terminated message, if any */
   PJRT_Client* c = r->device->client;
   r->rc = stela_rt_run(c->pool, &c->rt, r->prog->entry, r->in_ptrs, r->out_ptrs, r->err);
   r->err[sizeof(r->err) - 1] = '\0';
@@ -366,7 +366,10 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
   run* runs = on_stack ? &run1 : calloc(ndev, sizeof(run));
   void** block = on_stack ? block1 : calloc(ndev * (3 * na + 2 * nr) + 1, sizeof(void*));
   if (on_stack) {
-    memset(&run1, 0, sizeof run1);
+    /* All but the message buffer, which run_entry empties: zeroing its
+       256 bytes was a quarter of this function's own time. */
+    memset(&run1, 0, offsetof(run, err));
+    memset(&run1.thread, 0, sizeof run1 - offsetof(run, thread));
     memset(block1, 0, (3 * na + 2 * nr + 1) * sizeof block1[0]);
   }
   if (runs == NULL || block == NULL) {
