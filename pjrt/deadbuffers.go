@@ -133,13 +133,14 @@ func (q *deadQueue) giveBack(list unsafe.Pointer) {
 	}
 }
 
-// An execution destroys between deadBatch and deadTake dead buffers:
-// destroyed together, their cache misses overlap, and the memory they
-// free is reused by the next few ops while it is still in cache. (A
-// garbage collection finds thousands dead at once; destroying them all in
-// one call would push each one's memory out of cache before its reuse.)
+// An execution destroys up to deadTake dead buffers, the newest: the
+// memory they free is reused by the next few ops while it is still in
+// cache (a garbage collection finds thousands dead at once; destroying
+// them all in one call would push each one's memory out of cache before
+// its reuse). It does not wait for a batch: a dead buffer may be large,
+// and memory the plugin can reuse at once saves faulting in fresh pages.
 const (
-	deadBatch = 32
+	deadBatch = 1
 	deadTake  = 64
 )
 
