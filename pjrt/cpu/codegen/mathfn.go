@@ -120,13 +120,24 @@ func (m fmath) cmp(p enum.FPred, x, y value.Value) value.Value { return m.b.cur.
 func (m fmath) abs(x value.Value) value.Value { return m.b.intrinsic1("fabs", m.k, x) }
 
 // horner evaluates the polynomial with coefficients cs (highest degree
-// first) at x.
+// first) at x, each step an llvm.fmuladd: one fused multiply-add where
+// the target has FMA (one rounding instead of two, and half the
+// instructions of the vectorized loops these polynomials sit in; GELU's
+// tanh was compute-bound), a multiply and an add elsewhere. Only these
+// internal polynomials contract: the program's own multiplies and adds
+// stay separately rounded, as the reference evaluator rounds them.
 func (m fmath) horner(x value.Value, cs ...float64) value.Value {
 	acc := m.c(cs[0])
 	for _, c := range cs[1:] {
-		acc = m.add(m.mul(acc, x), m.c(c))
+		acc = m.fma(acc, x, m.c(c))
 	}
 	return acc
+}
+
+// fma is x*y+z as llvm.fmuladd (fused where the target has FMA).
+func (m fmath) fma(x, y, z value.Value) value.Value {
+	r := m.k.reg()
+	return m.b.call(m.b.e.decl("llvm.fmuladd."+fsuffix(m.k), r, r, r, r), x, y, z)
 }
 
 // Layout of the float kind: mantissa bits and exponent bias.
