@@ -98,13 +98,26 @@ func registerCleanups(batch []*Buffer) {
 		}
 		return 0
 	})
+	var busy []*Buffer
 	for _, b := range batch {
-		b.h.mu.Lock()
+		// A buffer in use (an execution holds it) is left for the next
+		// round: waiting here would make the execution's unlock hand its
+		// core to this goroutine, and eager ops use the newest buffers.
+		if !b.h.mu.TryLock() {
+			busy = append(busy, b)
+			continue
+		}
 		if b.h.ptr != nil && !b.registered {
 			b.cleanup = runtime.AddCleanup(b, bufferRef.release, bufferRef{ptr: b.h.ptr, core: b.h.core})
 			b.registered = true
 		}
 		b.h.mu.Unlock()
+	}
+	if len(busy) > 0 {
+		q := &cleanupQueue
+		q.Lock()
+		q.bufs = append(q.bufs, busy...)
+		q.Unlock()
 	}
 }
 

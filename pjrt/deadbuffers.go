@@ -137,40 +137,25 @@ func (q *deadQueue) giveBack(list unsafe.Pointer) {
 // memory they free is reused by the next few ops while it is still in
 // cache (a garbage collection finds thousands dead at once; destroying
 // them all in one call would push each one's memory out of cache before
-// its reuse). It does not wait for a batch: a dead buffer may be large,
-// and memory the plugin can reuse at once saves faulting in fresh pages.
-const (
-	deadBatch = 1
-	deadTake  = 64
-)
+// its reuse).
+const deadTake = 64
 
-// take returns up to deadTake of the queued dead buffers, the newest, for
-// an execution to destroy (and give back with done); nil when there are
-// fewer than deadBatch, or the queue is busy.
-func (q *deadQueue) take() (unsafe.Pointer, int) {
+// take moves up to len(dst) of the queued dead buffers, the newest, to
+// dst (the execution's own C table) and returns how many; the caller
+// destroys them and drops their client references. It never waits: a
+// busy queue gives none.
+func (q *deadQueue) take(dst []unsafe.Pointer) int {
 	if !q.mu.TryLock() {
-		return nil, 0
+		return 0
 	}
-	if q.n < deadBatch || q.spare == nil {
-		q.mu.Unlock()
-		return nil, 0
+	k := min(q.n, len(dst))
+	if k > 0 {
+		cur := unsafe.Slice((*unsafe.Pointer)(q.cur), deadCap)
+		copy(dst, cur[q.n-k:q.n])
+		q.n -= k
 	}
-	k := min(q.n, deadTake)
-	list := q.spare
-	q.spare = nil
-	cur := unsafe.Slice((*unsafe.Pointer)(q.cur), deadCap)
-	copy(unsafe.Slice((*unsafe.Pointer)(list), deadCap), cur[q.n-k:q.n])
-	q.n -= k
 	q.mu.Unlock()
-	return list, k
-}
-
-// done gives back an array from take, after its n buffers were destroyed.
-func (q *deadQueue) done(core *clientCore, list unsafe.Pointer, n int) {
-	q.mu.Lock()
-	q.giveBack(list)
-	q.mu.Unlock()
-	core.releaseN(n)
+	return k
 }
 
 // free releases the arrays of a client that is gone (no buffers, so no

@@ -129,7 +129,10 @@ func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buff
 	// The argument and output tables live in C memory that the executable
 	// keeps for this (Go memory passed to C escapes to the heap: two
 	// allocations per eager op); a concurrent call makes its own.
-	n := len(args) + max(e.numOutputs, 1)
+	// After the arguments and outputs: room for the dead buffers this
+	// call destroys (deadbuffers.go).
+	nio := len(args) + max(e.numOutputs, 1)
+	n := nio + deadTake
 	var table unsafe.Pointer
 	sc := e.scratch
 	locked := sc.mu.TryLock()
@@ -151,7 +154,7 @@ func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buff
 		}
 	}()
 	cargs := unsafe.Slice((*unsafe.Pointer)(table), n)[:len(args)]
-	couts := unsafe.Slice((*unsafe.Pointer)(table), n)[len(args):n]
+	couts := unsafe.Slice((*unsafe.Pointer)(table), n)[len(args):nio]
 	// Hold each argument against Destroy for the call, once each: read-
 	// locking one RWMutex twice deadlocks against a writer waiting in
 	// between (x + x while another goroutine frees x).
@@ -190,13 +193,12 @@ func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buff
 	if len(cargs) > 0 {
 		argp = uintptr(unsafe.Pointer(&cargs[0]))
 	}
-	dead, ndead := c.core.dead.take()
+	dead := unsafe.Slice((*unsafe.Pointer)(table), n)[nio:n]
+	ndead := c.core.dead.take(dead)
 	perr := C.stela_execute1(c.plugin.api, C.uintptr_t(uintptr(e.h.ptr)), C.uintptr_t(uintptr(unsafe.Pointer(dev.ptr))),
 		C.uintptr_t(argp), C.size_t(len(cargs)), C.uintptr_t(uintptr(unsafe.Pointer(&couts[0]))),
-		C.uintptr_t(uintptr(dead)), C.size_t(ndead))
-	if dead != nil {
-		c.core.dead.done(c.core, dead, ndead)
-	}
+		C.uintptr_t(uintptr(unsafe.Pointer(&dead[0]))), C.size_t(ndead))
+	c.core.releaseN(ndead)
 	release()
 	if err := c.plugin.check("LoadedExecutable_Execute", perr); err != nil {
 		return err
