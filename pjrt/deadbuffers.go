@@ -47,6 +47,9 @@ import (
 // every line: the plugin's part of an eager op took twice as long as with
 // everything on one core. Destroyed by the dispatcher, a batch of dead
 // buffers frees memory that its next ops reuse while it is still in cache.
+// An execution copies the dead pointers into its own C table under a
+// TryLock, so the dispatching goroutine never waits for the goroutine
+// that queues them.
 //
 // A client that stops executing does not keep its dead buffers: the
 // cleanup registrar destroys them when it finds no new buffers (and a
@@ -60,7 +63,7 @@ type deadQueue struct {
 	mu    sync.Mutex
 	cur   unsafe.Pointer // C array of deadCap PJRT_Buffer*; nil until used
 	n     int
-	spare unsafe.Pointer // the other array, nil while a batch is out
+	spare unsafe.Pointer // the other array, nil while a full queue or a flush destroys the first
 }
 
 // deadCores are the clients with queued dead buffers (each holding client
