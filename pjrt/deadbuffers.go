@@ -3,32 +3,6 @@ package pjrt
 /*
 #include <stdlib.h>
 #include "pjrt_cgo.h"
-
-// stela_destroy_buffers destroys n buffers (an array of PJRT_Buffer*).
-//
-// The buffers are cold in cache (made long ago, found dead by a garbage
-// collection): touching them first, all at once, overlaps the misses.
-static void stela_destroy_buffers(const PJRT_Api* api, uintptr_t list, size_t n) {
-  PJRT_Buffer** bufs = (PJRT_Buffer**)list;
-  for (size_t i = 0; i < n; i++) {
-    __builtin_prefetch(bufs[i], 1);
-    __builtin_prefetch((char*)bufs[i] + 64, 1);
-  }
-  for (size_t i = 0; i < n; i++) {
-    PJRT_Buffer_Destroy_Args a;
-    memset(&a, 0, sizeof a);
-    a.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
-    a.buffer = bufs[i];
-    PJRT_Error* err = api->PJRT_Buffer_Destroy(&a);
-    if (err != NULL) {
-      PJRT_Error_Destroy_Args d;
-      memset(&d, 0, sizeof d);
-      d.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
-      d.error = err;
-      api->PJRT_Error_Destroy(&d);
-    }
-  }
-}
 */
 import "C"
 
@@ -175,7 +149,7 @@ func (q *deadQueue) free() {
 // back, then drops the buffers' client references (the last of which
 // frees the arrays).
 func (c *clientCore) destroyDead(list unsafe.Pointer, n int) {
-	C.stela_destroy_buffers(c.plugin.api, C.uintptr_t(uintptr(list)), C.size_t(n))
+	C.stela_destroy_buffers(c.plugin.api, (**C.PJRT_Buffer)(list), C.size_t(n))
 }
 
 // flushDead destroys every queued dead buffer of every client.

@@ -14,25 +14,7 @@ package pjrt
 // whose Go cleanups ran (deadbuffers.go says why here).
 static inline PJRT_Error* stela_execute1(const PJRT_Api* api, uintptr_t exe_, uintptr_t device_,
     uintptr_t args_, size_t nargs, uintptr_t outs_, uintptr_t dead_, size_t ndead) {
-  PJRT_Buffer** dead = (PJRT_Buffer**)dead_;
-  for (size_t i = 0; i < ndead; i++) {
-    __builtin_prefetch(dead[i], 1);
-    __builtin_prefetch((char*)dead[i] + 64, 1);
-  }
-  for (size_t i = 0; i < ndead; i++) {
-    PJRT_Buffer_Destroy_Args da;
-    memset(&da, 0, sizeof da);
-    da.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
-    da.buffer = dead[i];
-    PJRT_Error* derr = api->PJRT_Buffer_Destroy(&da);
-    if (derr != NULL) {
-      PJRT_Error_Destroy_Args ea;
-      memset(&ea, 0, sizeof ea);
-      ea.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
-      ea.error = derr;
-      api->PJRT_Error_Destroy(&ea);
-    }
-  }
+  stela_destroy_buffers(api, (PJRT_Buffer* const*)dead_, ndead);
   PJRT_LoadedExecutable* exe = (PJRT_LoadedExecutable*)exe_;
   PJRT_Device* device = (PJRT_Device*)device_;
   PJRT_Buffer** args = (PJRT_Buffer**)args_;
