@@ -83,6 +83,7 @@ func cleanupRegistrar() {
 		q.Unlock()
 		registerCleanups(batch)
 		clear(batch)
+		flushStaleDead()
 		time.Sleep(cleanupPoll)
 	}
 }

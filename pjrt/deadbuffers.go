@@ -26,8 +26,9 @@ import (
 // that queues them.
 //
 // A client that stops executing does not keep its dead buffers: the
-// cleanup registrar destroys them when it finds no new buffers (and a
-// full queue is destroyed by whoever fills it).
+// cleanup registrar destroys them when it finds no new buffers, and in
+// every round those of a client no execution took any from since its
+// last round (a full queue is destroyed by whoever fills it).
 
 // deadCap is the number of dead buffers a client queues (a C array each
 // of two).
@@ -38,6 +39,9 @@ type deadQueue struct {
 	cur   unsafe.Pointer // C array of deadCap PJRT_Buffer*; nil until used
 	n     int
 	spare unsafe.Pointer // the other array, nil while a full queue or a flush destroys the first
+	// takes counts executions that took dead buffers; seen is its value
+	// at the registrar's last look (flushStaleDead).
+	takes, seen uint64
 }
 
 // deadCores are the clients with queued dead buffers (each holding client
@@ -130,6 +134,7 @@ func (q *deadQueue) take(dst []unsafe.Pointer) int {
 		cur := unsafe.Slice((*unsafe.Pointer)(q.cur), deadCap)
 		copy(dst, cur[q.n-k:q.n])
 		q.n -= k
+		q.takes++
 	}
 	q.mu.Unlock()
 	return k
@@ -153,18 +158,31 @@ func (c *clientCore) destroyDead(list unsafe.Pointer, n int) {
 }
 
 // flushDead destroys every queued dead buffer of every client.
-func flushDead() {
+func flushDead() { flushDeadWhere(false) }
+
+// flushStaleDead destroys the queued dead buffers of the clients no
+// execution took any from since the last call: a program that makes
+// buffers without executing anything (a loop of transfers) must not keep
+// its dead ones until the queue is full. The cleanup registrar calls it
+// every round.
+func flushStaleDead() { flushDeadWhere(true) }
+
+func flushDeadWhere(staleOnly bool) {
 	deadCores.Lock()
 	cores := make([]*clientCore, 0, len(deadCores.m))
 	for c := range deadCores.m {
 		cores = append(cores, c)
 	}
-	clear(deadCores.m)
+	if !staleOnly {
+		clear(deadCores.m)
+	}
 	deadCores.Unlock()
 	for _, c := range cores {
 		q := &c.dead
 		q.mu.Lock()
-		if q.n == 0 {
+		stale := q.takes == q.seen
+		q.seen = q.takes
+		if q.n == 0 || staleOnly && !stale {
 			q.mu.Unlock()
 			continue
 		}

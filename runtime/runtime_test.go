@@ -262,3 +262,86 @@ func TestParsePJRTOptions(t *testing.T) {
 		}
 	}
 }
+
+// Buffers made and dropped without any execution on their client (a loop
+// of transfers) are freed too: the dead ones are not left for an
+// execution that never comes.
+func TestTransfersDoNotLeak(t *testing.T) {
+	data := make([]float32, 1024)
+	before := live(t)
+	for i := range 20_000 {
+		_ = tensor.FromSlice(data, len(data))
+		if i%2000 == 0 {
+			goruntime.GC()
+		}
+	}
+	var n int64
+	for range 100 {
+		goruntime.GC()
+		time.Sleep(2 * time.Millisecond)
+		if n = live(t); n <= before+64 {
+			break
+		}
+	}
+	if n > before+64 {
+		t.Errorf("live buffers %d after 20000 dropped transfers, %d before", n, before)
+	}
+}
+
+// Eager ops on sizes across the plugin's small-block classes (an inline
+// storage up to 4032 bytes, a separate block up to 4096, the large-block
+// cache above 64 KiB), from two goroutines on two devices, with results
+// dropped and freed: every value stays right and nothing leaks.
+func TestEagerSizesAcrossAllocatorClasses(t *testing.T) {
+	sizes := []int{1, 16, 100, 1000, 1008, 1024, 4096, 20000}
+	before := live(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for g, dev := range []string{"cpu:0", "cpu:1"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, n := range sizes {
+				one := make([]float32, n)
+				for i := range one {
+					one[i] = 1
+				}
+				y := tensor.FromSlice(one, n).To(dev)
+				x := tensor.FromSlice(make([]float32, n), n).To(dev)
+				ops := 3000
+				for i := range ops {
+					x = tensor.Add(x, y)
+					if i%7 == 0 {
+						x2 := tensor.Add(x, y)
+						x2.Free()
+					}
+				}
+				got := x.Float32s()
+				for i, v := range got {
+					if v != float32(ops) {
+						errs <- fmt.Errorf("goroutine %d, f32[%d]: element %d is %v after %d adds, want %v", g, n, i, v, ops, float32(ops))
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	var n int64
+	for range 100 {
+		pjrt.FlushCleanups()
+		goruntime.GC()
+		time.Sleep(2 * time.Millisecond)
+		pjrt.FlushCleanups()
+		if n = live(t); n <= before+8 {
+			break
+		}
+	}
+	if n > before+8 {
+		t.Errorf("live buffers %d after the loops, %d before", n, before)
+	}
+}

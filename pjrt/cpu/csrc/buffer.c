@@ -317,8 +317,10 @@ static void* small_take(size_t size) {
   pthread_mutex_lock(&smalls.mu);
   block_stack* st = &smalls.cls[c];
   if (st->n > 0) {
-    /* One to return, and up to LOCAL_MOVE - 1 more for later. */
-    size_t k = lc != NULL ? LOCAL_MOVE : 1;
+    /* One to return, and up to LOCAL_MOVE - 1 more for later, never more
+       than this class's local bound. */
+    size_t k = 1;
+    if (lc != NULL) k = local_max(c) < LOCAL_MOVE ? (size_t)local_max(c) : LOCAL_MOVE;
     if (k > st->n) k = st->n;
     st->n -= k;
     smalls.bytes -= k * c * STELA_ALIGN;
@@ -340,12 +342,13 @@ static void small_put(void* p, size_t size) {
     return;
   }
   int max = local_max(c);
-  if (lc->n[c] == max) {
-    /* Full: the older half goes to the shared list. */
-    int k = max / 2;
+  if (lc->n[c] >= max) {
+    /* Full: the older blocks go to the shared list, half the bound
+       stays. */
+    int k = lc->n[c] - max / 2;
     small_put_shared(lc->v[c], (size_t)k, c);
-    memmove(lc->v[c], lc->v[c] + k, (size_t)(max - k) * sizeof(void*));
-    lc->n[c] = max - k;
+    memmove(lc->v[c], lc->v[c] + k, (size_t)(lc->n[c] - k) * sizeof(void*));
+    lc->n[c] -= k;
   }
   lc->v[c][lc->n[c]++] = p;
 }
