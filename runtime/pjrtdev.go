@@ -169,9 +169,9 @@ func (e *boundExec) Run(args []Buffer, loc ir.Loc) ([]Buffer, error) {
 	return e.d.runTo(nil, e.c, args, loc)
 }
 
-// run executes c on d. Argument mistakes are errors now; a failure of the
-// execution itself (or a failed input) is recorded in the results and
-// surfaces when they are read.
+// runTo executes c on d and appends the results to dst. Argument
+// mistakes are errors now; a failure of the execution itself (or a failed
+// input) is recorded in the results and surfaces when they are read.
 func (d *pjrtDevice) runTo(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc) ([]Buffer, error) {
 	what := c.what
 	if len(args) != len(c.params) {
