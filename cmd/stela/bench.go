@@ -353,15 +353,10 @@ func (b *bencher) fail(r benchResult, err error) {
 	b.emit(r)
 }
 
-// formatBenchResult is a result's text line:
-// "W2 compiled gelu_tanh(x*a+b) f32[4194304]: 5.12 ms (6.55 GB/s) median of 7".
-func formatBenchResult(r benchResult) string {
-	head := strings.Join(slices.DeleteFunc([]string{r.Workload, r.Mode, r.Metric}, func(s string) bool { return s == "" }), " ")
-	if r.Error != "" {
-		return head + ": error: " + r.Error
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s %s", head, benchNum(r.Median), r.Unit)
+// benchValue is a result's median in its unit, then its derived values in
+// parentheses: "5.12 ms (6.55 GB/s)".
+func benchValue(r benchResult) string {
+	s := benchNum(r.Median) + " " + r.Unit
 	if len(r.Derived) > 0 {
 		units := make([]string, 0, len(r.Derived))
 		for u := range r.Derived {
@@ -372,8 +367,20 @@ func formatBenchResult(r benchResult) string {
 		for _, u := range units {
 			parts = append(parts, benchNum(r.Derived[u])+" "+u)
 		}
-		fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
+		s += " (" + strings.Join(parts, ", ") + ")"
 	}
+	return s
+}
+
+// formatBenchResult is a result's text line:
+// "W2 compiled gelu_tanh(x*a+b) f32[4194304]: 5.12 ms (6.55 GB/s) median of 7".
+func formatBenchResult(r benchResult) string {
+	head := strings.Join(slices.DeleteFunc([]string{r.Workload, r.Mode, r.Metric}, func(s string) bool { return s == "" }), " ")
+	if r.Error != "" {
+		return head + ": error: " + r.Error
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", head, benchValue(r))
 	fmt.Fprintf(&b, " median of %d", r.Runs)
 	if r.Runs > 1 {
 		fmt.Fprintf(&b, " [%s–%s]", benchNum(r.Min), benchNum(r.Max))
@@ -982,20 +989,7 @@ func benchMarkdown(env string, rs []benchResult, ts []benchTarget) string {
 		if r.Error != "" {
 			return "error: " + strings.ReplaceAll(r.Error, "|", "\\|")
 		}
-		s := benchNum(r.Median) + " " + r.Unit
-		if len(r.Derived) > 0 {
-			units := make([]string, 0, len(r.Derived))
-			for u := range r.Derived {
-				units = append(units, u)
-			}
-			sort.Strings(units)
-			var parts []string
-			for _, u := range units {
-				parts = append(parts, benchNum(r.Derived[u])+" "+u)
-			}
-			s += " (" + strings.Join(parts, ", ") + ")"
-		}
-		return s
+		return benchValue(*r)
 	}
 	for i := range rs {
 		r := &rs[i]

@@ -30,11 +30,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	if *name == "" {
 		return fmt.Errorf("--example is required (one of %v)", examples.Names())
 	}
-	ex, err := examples.Get(*name)
-	if err != nil {
-		return err
-	}
-	tr, err := examples.Trace(ex)
+	tr, err := examples.TraceNamed(*name)
 	if err != nil {
 		return err
 	}

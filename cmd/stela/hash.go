@@ -33,11 +33,7 @@ func runHash(args []string, stdout, stderr io.Writer) error {
 		if len(pos) != 0 {
 			return fmt.Errorf("--example takes no file argument")
 		}
-		ex, err := examples.Get(*example)
-		if err != nil {
-			return err
-		}
-		tr, err := examples.Trace(ex)
+		tr, err := examples.TraceNamed(*example)
 		if err != nil {
 			return err
 		}

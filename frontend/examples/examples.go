@@ -70,6 +70,15 @@ func Trace(ex Example) (*jit.TraceResult, error) {
 	return r, nil
 }
 
+// TraceNamed is Trace of the example called name.
+func TraceNamed(name string) (*jit.TraceResult, error) {
+	ex, err := Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return Trace(ex)
+}
+
 // Call runs ex eagerly on its inputs and returns its result.
 func Call(ex Example, inputs []*tensor.Tensor) (*tensor.Tensor, error) {
 	out, err := jit.Call(ex.Func(), inputs...)

@@ -588,7 +588,7 @@ func (b *fb) convIm2col(n *node, g *convGEMMPlan, x, a, m0, t, begin, end value.
 		copyLen = ks[ns-1] * cg
 	}
 	kst := strides(ks)
-	b.loopRange(begin, end, func(r value.Value) {
+	b.loopFrom(begin, end, func(r value.Value) {
 		m := b.affine([]value.Value{m0, r}, []int64{1, 1}, 0)
 		// m -> batch and spatial position
 		idx := make([]value.Value, ns+1)
@@ -640,21 +640,4 @@ func (b *fb) convIm2col(n *node, g *convGEMMPlan, x, a, m0, t, begin, end value.
 			})
 		})
 	})
-}
-
-// loopRange emits `for i := lo; i < hi; i++ { body(i) }` for bounds known
-// only at run time.
-func (b *fb) loopRange(lo, hi value.Value, body func(i value.Value)) {
-	pre := b.cur
-	head := b.f.NewBlock("")
-	exit := b.f.NewBlock("")
-	pre.NewCondBr(pre.NewICmp(enum.IPredSLT, lo, hi), head, exit)
-	b.cur = head
-	phi := head.NewPhi(ir.NewIncoming(lo, pre))
-	body(phi)
-	next := b.cur.NewAdd(phi, i64(1))
-	next.OverflowFlags = []enum.OverflowFlag{enum.OverflowFlagNSW}
-	b.cur.NewCondBr(b.cur.NewICmp(enum.IPredSLT, next, hi), head, exit)
-	phi.Incs = append(phi.Incs, ir.NewIncoming(next, b.cur))
-	b.cur = exit
 }

@@ -228,24 +228,7 @@ func (b *fb) loop(n int64, body func(i value.Value)) {
 // of every dimension. A dimension of size 1 gets the constant 0 and no
 // loop.
 func (b *fb) nest(shape []int64, body func(idx []value.Value)) {
-	for _, d := range shape {
-		if d == 0 {
-			return
-		}
-	}
-	idx := make([]value.Value, len(shape))
-	var rec func(d int)
-	rec = func(d int) {
-		if d == len(shape) {
-			body(idx)
-			return
-		}
-		b.loop(shape[d], func(i value.Value) {
-			idx[d] = i
-			rec(d + 1)
-		})
-	}
-	rec(0)
+	b.rangedNest(shape, -1, nil, nil, body)
 }
 
 // affine returns c + Σ idx[i]*coef[i] as an i64.

@@ -999,7 +999,8 @@ func (b *fb) rangedNest(shape []int64, p int, lo, hi value.Value, body func(idx 
 }
 
 // loopFrom emits `for i := lo; i < hi; i++ { body(i) }` for run-time
-// bounds, rotated like loop.
+// bounds, rotated like loop. lo must not be negative (the bounds are a
+// parallel chunk's): the increment is marked not to wrap either way.
 func (b *fb) loopFrom(lo, hi value.Value, body func(i value.Value)) {
 	pre := b.cur
 	head := b.f.NewBlock("")

@@ -382,22 +382,30 @@ func (b *fb) reduceKernel(n *node, outs, ins []value.Value) error {
 	var err error
 	shape, maps := collapse(x.shape, coef, xs)
 	b.nest(shape, func(idx []value.Value) {
-		oi := b.affine(idx, maps[0], 0)
-		xi := b.affine(idx, maps[1], 0)
-		args := make([]value.Value, 2*nr)
-		for i := range nr {
-			k := n.out[i].t.elem
-			args[i] = b.load(k, outs[i], oi)
-			args[nr+i] = b.load(k, ins[i], xi)
-		}
-		var res []value.Value
-		res, err = b.region(n.body, args)
-		if err != nil {
-			return
-		}
-		for i := range nr {
-			b.store(n.out[i].t.elem, outs[i], oi, res[i])
+		if err == nil {
+			err = b.foldStep(n, outs, ins, b.affine(idx, maps[0], 0), b.affine(idx, maps[1], 0))
 		}
 	})
 	return err
+}
+
+// foldStep folds the operand elements at xi into the accumulators at o
+// through n's body (a reduce's or reduce_window's): acc = body(acc..., x...),
+// for each of n's results.
+func (b *fb) foldStep(n *node, outs, ins []value.Value, o, xi value.Value) error {
+	nr := len(n.out)
+	args := make([]value.Value, 2*nr)
+	for i := range nr {
+		k := n.out[i].t.elem
+		args[i] = b.load(k, outs[i], o)
+		args[nr+i] = b.load(k, ins[i], xi)
+	}
+	res, err := b.region(n.body, args)
+	if err != nil {
+		return err
+	}
+	for i := range nr {
+		b.store(n.out[i].t.elem, outs[i], o, res[i])
+	}
+	return nil
 }

@@ -797,24 +797,11 @@ func (p *planner) chloBroadcastOp(n *node, op *stablehlo.Op, short string, ins [
 	n.in = args
 	switch target {
 	case "compare":
-		x, y := args[0].t, args[1].t
-		if !x.equal(y) || !r.equal(ttype{elem: kBool, shape: x.shape}) {
-			return nil, fmt.Errorf("types %s, %s -> %s do not fit", x, y, r)
-		}
-		dir, ok := op.Attr("comparison_direction").(stablehlo.EnumAttr)
-		if !ok {
-			return nil, fmt.Errorf("missing comparison_direction")
-		}
-		switch dir.Value {
-		case "EQ", "NE", "GE", "GT", "LE", "LT":
-		default:
-			return nil, fmt.Errorf("invalid comparison direction %q", dir.Value)
-		}
-		ct, err := compareType(op, x.elem)
+		dir, ct, err := compareAttrs(op, args[0].t, args[1].t, r)
 		if err != nil {
 			return nil, err
 		}
-		n.name, n.kind, n.cmpDir, n.cmpType = "stablehlo.compare", kCompare, dir.Value, ct
+		n.name, n.kind, n.cmpDir, n.cmpType = "stablehlo.compare", kCompare, dir, ct
 	case "select":
 		if args[0].t.elem != kBool || !args[1].t.equal(args[2].t) || !args[1].t.equal(r) {
 			return nil, fmt.Errorf("types do not fit select")

@@ -514,24 +514,12 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 		if err := nargs(2); err != nil {
 			return nil, err
 		}
-		x, y, r := ins[0].t, ins[1].t, outs[0]
-		if !x.equal(y) || !r.equal(ttype{elem: kBool, shape: x.shape}) {
-			return nil, fmt.Errorf("types %s, %s -> %s do not fit", x, y, r)
-		}
-		dir, ok := op.Attr("comparison_direction").(stablehlo.EnumAttr)
-		if !ok {
-			return nil, fmt.Errorf("missing comparison_direction")
-		}
-		switch dir.Value {
-		case "EQ", "NE", "GE", "GT", "LE", "LT":
-		default:
-			return nil, fmt.Errorf("invalid comparison direction %q", dir.Value)
-		}
-		ct, err := compareType(op, x.elem)
+		r := outs[0]
+		dir, ct, err := compareAttrs(op, ins[0].t, ins[1].t, r)
 		if err != nil {
 			return nil, err
 		}
-		n.cmpDir, n.cmpType = dir.Value, ct
+		n.cmpDir, n.cmpType = dir, ct
 		n.kind = kCompare
 		return p.add(n, r), nil
 	case "select":
@@ -856,6 +844,25 @@ func knownOp(short string) bool {
 // compareType returns the comparison type of a compare op on kind k:
 // its compare_type attribute, or the default for k when absent or
 // NOTYPE.
+// compareAttrs checks a compare of x and y into r and decodes its
+// direction and comparison type.
+func compareAttrs(op *stablehlo.Op, x, y, r ttype) (dir, ct string, err error) {
+	if !x.equal(y) || !r.equal(ttype{elem: kBool, shape: x.shape}) {
+		return "", "", fmt.Errorf("types %s, %s -> %s do not fit", x, y, r)
+	}
+	d, ok := op.Attr("comparison_direction").(stablehlo.EnumAttr)
+	if !ok {
+		return "", "", fmt.Errorf("missing comparison_direction")
+	}
+	switch d.Value {
+	case "EQ", "NE", "GE", "GT", "LE", "LT":
+	default:
+		return "", "", fmt.Errorf("invalid comparison direction %q", d.Value)
+	}
+	ct, err = compareType(op, x.elem)
+	return d.Value, ct, err
+}
+
 func compareType(op *stablehlo.Op, k elemKind) (string, error) {
 	ct, ok := op.Attr("compare_type").(stablehlo.EnumAttr)
 	if !ok || ct.Value == "NOTYPE" {

@@ -277,8 +277,17 @@ func (b *fb) fminmax(isMax bool, k elemKind, x, y value.Value) value.Value {
 // ipow returns the helper computing integer x^y with wrap-around, by
 // repeated squaring; for y < 0 it is 1 for x = 1, ±1 for x = -1 (by the
 // parity of y), else 0.
-func (e *emitter) ipow(k elemKind) *ir.Func {
-	name := "stela.ipow." + k.mlir()
+func (e *emitter) ipow(k elemKind) *ir.Func { return e.intPow(k, true) }
+
+// upow is x^y modulo 2^bits by repeated squaring, y read as unsigned.
+func (e *emitter) upow(k elemKind) *ir.Func { return e.intPow(k, false) }
+
+// intPow builds ipow (signed: negative exponents handled first) or upow.
+func (e *emitter) intPow(k elemKind, signed bool) *ir.Func {
+	name := "stela.upow." + k.mlir()
+	if signed {
+		name = "stela.ipow." + k.mlir()
+	}
 	if f, ok := e.decls[name]; ok {
 		return f
 	}
@@ -290,18 +299,21 @@ func (e *emitter) ipow(k elemKind) *ir.Func {
 	x, y := b.f.Params[0], b.f.Params[1]
 	zero, one := iconst(k, 0), iconst(k, 1)
 	entry := b.cur
-	neg := b.f.NewBlock("neg")
 	head := b.f.NewBlock("loop")
 	body := b.f.NewBlock("body")
 	done := b.f.NewBlock("done")
-	entry.NewCondBr(entry.NewICmp(enum.IPredSLT, y, zero), neg, head)
-
-	// y < 0
-	isOne := neg.NewICmp(enum.IPredEQ, x, one)
-	isM1 := neg.NewICmp(enum.IPredEQ, x, iconst(k, -1))
-	odd := neg.NewICmp(enum.IPredNE, neg.NewAnd(y, one), zero)
-	m1 := neg.NewSelect(odd, iconst(k, -1), one)
-	neg.NewRet(neg.NewSelect(isOne, one, neg.NewSelect(isM1, m1, zero)))
+	if signed {
+		// y < 0
+		neg := b.f.NewBlock("neg")
+		entry.NewCondBr(entry.NewICmp(enum.IPredSLT, y, zero), neg, head)
+		isOne := neg.NewICmp(enum.IPredEQ, x, one)
+		isM1 := neg.NewICmp(enum.IPredEQ, x, iconst(k, -1))
+		odd := neg.NewICmp(enum.IPredNE, neg.NewAnd(y, one), zero)
+		m1 := neg.NewSelect(odd, iconst(k, -1), one)
+		neg.NewRet(neg.NewSelect(isOne, one, neg.NewSelect(isM1, m1, zero)))
+	} else {
+		entry.NewBr(head)
+	}
 
 	// while y != 0 { if y&1 { r *= x }; x *= x; y >>= 1 }
 	r := head.NewPhi(ir.NewIncoming(one, entry))

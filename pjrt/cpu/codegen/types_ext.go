@@ -280,40 +280,6 @@ func (b *fb) unsignedBinary(name string, k elemKind, x, y value.Value) (value.Va
 	return nil, false, nil
 }
 
-// upow is x^y modulo 2^bits by repeated squaring, y read as unsigned.
-func (e *emitter) upow(k elemKind) *ir.Func {
-	name := "stela.upow." + k.mlir()
-	if f, ok := e.decls[name]; ok {
-		return f
-	}
-	t := k.reg()
-	b := e.newFunc(name, t, ir.NewParam("x", t), ir.NewParam("y", t))
-	b.f.Linkage = enum.LinkageInternal
-	b.f.FuncAttrs = append(b.f.FuncAttrs, enum.FuncAttrNoUnwind, enum.FuncAttrReadNone)
-	e.decls[name] = b.f
-	x, y := b.f.Params[0], b.f.Params[1]
-	zero, one := iconst(k, 0), iconst(k, 1)
-	entry := b.cur
-	head := b.f.NewBlock("loop")
-	body := b.f.NewBlock("body")
-	done := b.f.NewBlock("done")
-	entry.NewBr(head)
-	r := head.NewPhi(ir.NewIncoming(one, entry))
-	xx := head.NewPhi(ir.NewIncoming(x, entry))
-	yy := head.NewPhi(ir.NewIncoming(y, entry))
-	head.NewCondBr(head.NewICmp(enum.IPredEQ, yy, zero), done, body)
-	bit := body.NewICmp(enum.IPredNE, body.NewAnd(yy, one), zero)
-	r2 := body.NewSelect(bit, body.NewMul(r, xx), r)
-	x2 := body.NewMul(xx, xx)
-	y2 := body.NewLShr(yy, one)
-	body.NewBr(head)
-	r.Incs = append(r.Incs, ir.NewIncoming(r2, body))
-	xx.Incs = append(xx.Incs, ir.NewIncoming(x2, body))
-	yy.Incs = append(yy.Incs, ir.NewIncoming(y2, body))
-	done.NewRet(r)
-	return b.f
-}
-
 func (b *fb) compareExt(dir, ct string, k elemKind, x, y value.Value) (value.Value, bool) {
 	switch {
 	case k.isHalf():

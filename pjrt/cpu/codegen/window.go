@@ -325,21 +325,8 @@ func (b *fb) reduceWindowKernel(n *node, outs, ins []value.Value) error {
 					oc = append(oc, rs[v])
 					xc = append(xc, w.strides[v]*xs[v])
 				}
-				o := b.affine(idx, oc, 0)
-				xi := b.affine(idx, xc, 0)
-				args := make([]value.Value, 2*nr)
-				for i := range nr {
-					k := n.out[i].t.elem
-					args[i] = b.load(k, outs[i], o)
-					args[nr+i] = b.load(k, ins[i], xi)
-				}
-				var res []value.Value
-				res, err = b.region(n.body, args)
-				if err != nil {
-					return
-				}
-				for i := range nr {
-					b.store(n.out[i].t.elem, outs[i], o, res[i])
+				if err == nil {
+					err = b.foldStep(n, outs, ins, b.affine(idx, oc, 0), b.affine(idx, xc, 0))
 				}
 			}
 			if v >= 0 {
