@@ -23,18 +23,11 @@ var Canonicalize = &Pass{
 const splatLimit = 1 << 14
 
 func canonicalize(m *ir.Module, cx *Context) error {
-	for _, f := range m.Funcs {
-		canonFunc(f, cx)
-	}
+	forEachFunc(m, func(f *ir.Func) { canonFunc(f, cx) })
 	return nil
 }
 
 func canonFunc(f *ir.Func, cx *Context) {
-	forRegions(f, func(r *ir.Func) { canonFunc1(r, cx) })
-	canonFunc1(f, cx)
-}
-
-func canonFunc1(f *ir.Func, cx *Context) {
 	rebuild(f, func(f *ir.Func, in *ir.Instr) []*ir.Value {
 		v, rule := canonRule(f, in)
 		if v == nil {

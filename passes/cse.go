@@ -21,10 +21,7 @@ var CSE = &Pass{
 }
 
 func cse(m *ir.Module, cx *Context) error {
-	for _, f := range m.Funcs {
-		forRegions(f, func(r *ir.Func) { cseFunc(r, cx) })
-		cseFunc(f, cx)
-	}
+	forEachFunc(m, func(f *ir.Func) { cseFunc(f, cx) })
 	return nil
 }
 

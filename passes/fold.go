@@ -18,10 +18,7 @@ var Fold = &Pass{
 const foldLimit = 1024
 
 func fold(m *ir.Module, cx *Context) error {
-	for _, f := range m.Funcs {
-		forRegions(f, func(r *ir.Func) { foldFunc(r, cx) })
-		foldFunc(f, cx)
-	}
+	forEachFunc(m, func(f *ir.Func) { foldFunc(f, cx) })
 	return nil
 }
 

@@ -3,6 +3,7 @@ package passes
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/stela-ml/stela/ir"
@@ -1094,19 +1095,7 @@ func batchContract(at ir.DotGeneralAttr, nb int, lc, rc []int) bool {
 			return false
 		}
 	}
-	return slicesEqual(at.LhsContract, lc) && slicesEqual(at.RhsContract, rc)
-}
-
-func slicesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(at.LhsContract, lc) && slices.Equal(at.RhsContract, rc)
 }
 
 // shortest spells f as its own type's shortest decimal for f32, as

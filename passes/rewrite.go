@@ -67,6 +67,15 @@ func forRegions(f *ir.Func, fn func(*ir.Func)) {
 	}
 }
 
+// forEachFunc calls fn on every function of m and every region in it,
+// innermost regions first, each function after its regions.
+func forEachFunc(m *ir.Module, fn func(*ir.Func)) {
+	for _, f := range m.Funcs {
+		forRegions(f, fn)
+		fn(f)
+	}
+}
+
 // emit1 is f.Emit1 for rewrites whose operands are known good: a failure
 // is a bug in the pass, so it panics (the runner recovers and reports).
 func emit1(f *ir.Func, loc ir.Loc, op ir.Op, args []*ir.Value, attr any) *ir.Value {

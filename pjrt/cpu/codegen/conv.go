@@ -229,7 +229,7 @@ func (p *planner) convolution(n *node, op *stablehlo.Op, ins []*tval, outs []tty
 		shape[dn.OutputSpatialDims[d]] = windowedSize(x.shape[xi], ldil[d], lo[d], hi[d], w.shape[dn.KernelSpatialDims[d]], rdil[d], stride[d])
 		xlo[xi], xhi[xi], interior[xi] = lo[d], hi[d], ldil[d]-1
 	}
-	if !shapeEqual(shape, r.shape) {
+	if !slices.Equal(shape, r.shape) {
 		return nil, fmt.Errorf("result %s, want shape %v", r, shape)
 	}
 	xin := ins[0]

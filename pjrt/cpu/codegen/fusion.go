@@ -520,7 +520,7 @@ func (g *fgraph) value(v *tval, ix fidx) (*fx, error) {
 	if v.view != nil {
 		x := v.view
 		nix := fidx{flat: ix.flat}
-		if ix.ok && shapeEqual(x.t.shape, v.t.shape) {
+		if ix.ok && slices.Equal(x.t.shape, v.t.shape) {
 			nix = ix
 		} else {
 			nix.multi, nix.ok = split(ix.flat, g.sizes, x.t.shape)

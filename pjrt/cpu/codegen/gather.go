@@ -78,7 +78,7 @@ func (p *planner) dynamicSlice(n *node, op *stablehlo.Op, ins []*tval) ([]*tval,
 	}
 	x, r := ins[0].t, outs[0]
 	sizes, ok := intArray(op.Attr("slice_sizes"))
-	if !ok || len(sizes) != x.rank() || !shapeEqual(sizes, r.shape) || r.elem != x.elem {
+	if !ok || len(sizes) != x.rank() || !slices.Equal(sizes, r.shape) || r.elem != x.elem {
 		return nil, fmt.Errorf("slice_sizes %v do not fit %s -> %s", sizes, x, r)
 	}
 	for d, s := range sizes {
@@ -205,7 +205,7 @@ func (p *planner) gather(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error
 	for k, d := range g.offsetDims {
 		shape[d] = sizes[g.windowDims[k]]
 	}
-	if r.elem != x.elem || !shapeEqual(shape, r.shape) {
+	if r.elem != x.elem || !slices.Equal(shape, r.shape) {
 		return nil, fmt.Errorf("result %s, want shape %v of %s", r, shape, x.elem.mlir())
 	}
 	if x.numElems() == 0 && r.numElems() > 0 {
@@ -228,8 +228,8 @@ func (p *planner) scatter(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, erro
 	x := inputs[0].t
 	u := updates[0].t
 	for i := range k {
-		if !inputs[i].t.equal(outs[i]) || !shapeEqual(inputs[i].t.shape, x.shape) ||
-			!shapeEqual(updates[i].t.shape, u.shape) || updates[i].t.elem != inputs[i].t.elem {
+		if !inputs[i].t.equal(outs[i]) || !slices.Equal(inputs[i].t.shape, x.shape) ||
+			!slices.Equal(updates[i].t.shape, u.shape) || updates[i].t.elem != inputs[i].t.elem {
 			return nil, fmt.Errorf("inputs, updates and results do not fit")
 		}
 	}
@@ -289,17 +289,11 @@ func (p *planner) scatter(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, erro
 			return nil, fmt.Errorf("update window %s does not fit input %s", u, x)
 		}
 	}
-	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
-		return nil, fmt.Errorf("want one update region with one block")
-	}
-	want := make([]elemKind, 2*k)
-	for i := range k {
-		want[i], want[k+i] = inputs[i].t.elem, inputs[i].t.elem
-	}
-	s.body = op.Regions[0].Blocks[0]
-	if err := checkScalarBlock(s.body, want, want[:k]); err != nil {
+	body, err := foldRegion(op, inputs[:k])
+	if err != nil {
 		return nil, inContext("scatter update region", err)
 	}
+	s.body = body
 	n.kind, n.plan = kScatter, s
 	return p.add(n, outs...), nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/llir/llvm/ir"
@@ -274,7 +275,7 @@ func (p *planner) bitcastConvert(n *node, op *stablehlo.Op, ins []*tval) ([]*tva
 		}
 		want = x.shape[:x.rank()-1]
 	}
-	if !shapeEqual(want, r.shape) {
+	if !slices.Equal(want, r.shape) {
 		return nil, fmt.Errorf("result %s, want shape %v", r, want)
 	}
 	return p.view(n, ins[0], r), nil
@@ -770,7 +771,7 @@ func (p *planner) chloBroadcastOp(n *node, op *stablehlo.Op, short string, ins [
 	args := make([]*tval, len(ins))
 	for i, x := range ins {
 		elem := x.t.elem
-		if shapeEqual(x.t.shape, r.shape) {
+		if slices.Equal(x.t.shape, r.shape) {
 			args[i] = x
 			continue
 		}

@@ -527,7 +527,7 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 			return nil, err
 		}
 		pt, a, b, r := ins[0].t, ins[1].t, ins[2].t, outs[0]
-		if pt.elem != kBool || (pt.rank() != 0 && !shapeEqual(pt.shape, a.shape)) || !a.equal(b) || !a.equal(r) {
+		if pt.elem != kBool || (pt.rank() != 0 && !slices.Equal(pt.shape, a.shape)) || !a.equal(b) || !a.equal(r) {
 			return nil, fmt.Errorf("types %s, %s, %s -> %s do not fit", pt, a, b, r)
 		}
 		n.kind = kSelect
@@ -538,7 +538,7 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 		}
 		lo, x, hi, r := ins[0].t, ins[1].t, ins[2].t, outs[0]
 		for _, b := range []ttype{lo, hi} {
-			if b.elem != x.elem || (b.rank() != 0 && !shapeEqual(b.shape, x.shape)) {
+			if b.elem != x.elem || (b.rank() != 0 && !slices.Equal(b.shape, x.shape)) {
 				return nil, fmt.Errorf("bound type %s does not fit operand %s", b, x)
 			}
 		}
@@ -551,7 +551,7 @@ func (p *planner) op(op *stablehlo.Op, fn string, ins []*tval) ([]*tval, error) 
 		if err := nargs(1); err != nil {
 			return nil, err
 		}
-		if !shapeEqual(ins[0].t.shape, outs[0].shape) {
+		if !slices.Equal(ins[0].t.shape, outs[0].shape) {
 			return nil, fmt.Errorf("result shape %s differs from operand %s", outs[0], ins[0].t)
 		}
 		if err := convertOK(ins[0].t.elem, outs[0].elem); err != nil {
@@ -844,6 +844,23 @@ func knownOp(short string) bool {
 // compareType returns the comparison type of a compare op on kind k:
 // its compare_type attribute, or the default for k when absent or
 // NOTYPE.
+// foldRegion is the region of op that folds one element of each of
+// operands into as many accumulators of the same types (the body of reduce
+// and reduce_window, scatter's update), checked: one block taking
+// (acc..., x...) and returning acc....
+func foldRegion(op *stablehlo.Op, operands []*tval) (*stablehlo.Block, error) {
+	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
+		return nil, fmt.Errorf("want one region with one block")
+	}
+	k := len(operands)
+	body := op.Regions[0].Blocks[0]
+	want := make([]elemKind, 2*k)
+	for i, x := range operands {
+		want[i], want[k+i] = x.t.elem, x.t.elem
+	}
+	return body, checkScalarBlock(body, want, want[:k])
+}
+
 // compareAttrs checks a compare of x and y into r and decodes its
 // direction and comparison type.
 func compareAttrs(op *stablehlo.Op, x, y, r ttype) (dir, ct string, err error) {
@@ -1072,7 +1089,7 @@ func (p *planner) dot(n *node, op *stablehlo.Op, short string, ins []*tval, r tt
 		N *= rt.shape[d]
 		shape = append(shape, rt.shape[d])
 	}
-	if !shapeEqual(shape, r.shape) {
+	if !slices.Equal(shape, r.shape) {
 		return nil, fmt.Errorf("result %s, want shape %v", r, shape)
 	}
 	// The operands as they are for the GEMM where their layout allows,
@@ -1134,22 +1151,15 @@ func (p *planner) reduce(n *node, op *stablehlo.Op, ins []*tval, outs []ttype) (
 	}
 	for i := range k {
 		x, init, r := ins[i].t, ins[k+i].t, outs[i]
-		if !shapeEqual(x.shape, x0.shape) {
+		if !slices.Equal(x.shape, x0.shape) {
 			return nil, fmt.Errorf("input #%d has type %s, want the shape of %s", i, x, x0)
 		}
-		if init.rank() != 0 || init.elem != x.elem || r.elem != x.elem || !shapeEqual(r.shape, kept) {
+		if init.rank() != 0 || init.elem != x.elem || r.elem != x.elem || !slices.Equal(r.shape, kept) {
 			return nil, fmt.Errorf("input %s, init %s and result %s do not fit", x, init, r)
 		}
 	}
-	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
-		return nil, fmt.Errorf("want one body region with one block")
-	}
-	body := op.Regions[0].Blocks[0]
-	want := make([]elemKind, 2*k)
-	for i := range k {
-		want[i], want[k+i] = ins[i].t.elem, ins[i].t.elem
-	}
-	if err := checkScalarBlock(body, want, want[:k]); err != nil {
+	body, err := foldRegion(op, ins[:k])
+	if err != nil {
 		return nil, inContext("reduce body", err)
 	}
 	n.kind, n.dims, n.body = kReduce, dims, body

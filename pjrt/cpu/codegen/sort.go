@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
@@ -39,7 +40,7 @@ func (p *planner) sortOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error
 	}
 	x := ins[0].t
 	for i := range ins {
-		if !ins[i].t.equal(outs[i]) || !shapeEqual(ins[i].t.shape, x.shape) {
+		if !ins[i].t.equal(outs[i]) || !slices.Equal(ins[i].t.shape, x.shape) {
 			return nil, fmt.Errorf("operands and results do not have one shape")
 		}
 	}

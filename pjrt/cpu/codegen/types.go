@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -173,19 +174,7 @@ func (t ttype) String() string {
 	return sb.String()
 }
 
-func (t ttype) equal(u ttype) bool { return t.elem == u.elem && shapeEqual(t.shape, u.shape) }
-
-func shapeEqual(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+func (t ttype) equal(u ttype) bool { return t.elem == u.elem && slices.Equal(t.shape, u.shape) }
 
 // strides returns row-major strides in elements.
 func strides(shape []int64) []int64 {

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
@@ -176,22 +177,15 @@ func (p *planner) reduceWindow(n *node, op *stablehlo.Op, ins []*tval, outs []tt
 	}
 	for i := range k {
 		x, init, r := ins[i].t, ins[k+i].t, outs[i]
-		if !shapeEqual(x.shape, x0.shape) {
+		if !slices.Equal(x.shape, x0.shape) {
 			return nil, fmt.Errorf("input #%d has type %s, want the shape of %s", i, x, x0)
 		}
-		if init.rank() != 0 || init.elem != x.elem || r.elem != x.elem || !shapeEqual(r.shape, shape) {
+		if init.rank() != 0 || init.elem != x.elem || r.elem != x.elem || !slices.Equal(r.shape, shape) {
 			return nil, fmt.Errorf("input %s, init %s and result %s do not fit (want result shape %v)", x, init, r, shape)
 		}
 	}
-	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
-		return nil, fmt.Errorf("want one body region with one block")
-	}
-	body := op.Regions[0].Blocks[0]
-	want := make([]elemKind, 2*k)
-	for i := range k {
-		want[i], want[k+i] = ins[i].t.elem, ins[i].t.elem
-	}
-	if err := checkScalarBlock(body, want, want[:k]); err != nil {
+	body, err := foldRegion(op, ins[:k])
+	if err != nil {
 		return nil, fmt.Errorf("body: %w", err)
 	}
 	in := append([]*tval(nil), ins...)
@@ -240,7 +234,7 @@ func (p *planner) selectAndScatter(n *node, op *stablehlo.Op, ins []*tval, outs 
 		}
 		shape[d] = windowedSize(x.shape[d], 1, lo[d], hi[d], window[d], 1, strides[d])
 	}
-	if !shapeEqual(src.shape, shape) {
+	if !slices.Equal(src.shape, shape) {
 		return nil, fmt.Errorf("source %s, want shape %v", src, shape)
 	}
 	if len(op.Regions) != 2 || len(op.Regions[0].Blocks) != 1 || len(op.Regions[1].Blocks) != 1 {
