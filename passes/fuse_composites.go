@@ -739,15 +739,21 @@ func inlineRegion(dst *ir.Func, in *ir.Instr, vmap map[*ir.Value]*ir.Value) []*i
 	for i, p := range g.Params {
 		lm[p] = vmap[in.Args[i]]
 	}
+	return cloneBody(dst, g, lm)
+}
+
+// cloneBody re-emits g's instructions into dst, g's parameters mapped by
+// vmap (which it extends), and returns what g returns, mapped.
+func cloneBody(dst, g *ir.Func, vmap map[*ir.Value]*ir.Value) []*ir.Value {
 	for _, x := range g.Body {
-		rs := cloneInstr(dst, x, lm)
+		rs := cloneInstr(dst, x, vmap)
 		for i, r := range x.Results {
-			lm[r] = rs[i]
+			vmap[r] = rs[i]
 		}
 	}
 	out := make([]*ir.Value, len(g.Results))
 	for i, r := range g.Results {
-		out[i] = lm[r]
+		out[i] = vmap[r]
 	}
 	return out
 }
@@ -759,17 +765,7 @@ func cloneFunc(g *ir.Func) *ir.Func {
 		vmap[p] = h.Params[i]
 		h.Params[i].SetParamLoc(p.Loc())
 	}
-	for _, in := range g.Body {
-		rs := cloneInstr(h, in, vmap)
-		for i, r := range in.Results {
-			vmap[r] = rs[i]
-		}
-	}
-	res := make([]*ir.Value, len(g.Results))
-	for i, r := range g.Results {
-		res[i] = vmap[r]
-	}
-	h.Return(res...)
+	h.Return(cloneBody(h, g, vmap)...)
 	return h
 }
 

@@ -496,26 +496,6 @@ func (b *fb) ifThen(c value.Value, then func()) {
 	b.cur = exit
 }
 
-// forDyn emits `for i := lo; i < hi; i++ { body(i) }` with i64 bounds
-// known only at run time.
-func (b *fb) forDyn(lo, hi value.Value, body func(i value.Value)) {
-	pre := b.cur
-	head := b.f.NewBlock("")
-	bodyB := b.f.NewBlock("")
-	exit := b.f.NewBlock("")
-	pre.NewBr(head)
-	b.cur = head
-	phi := head.NewPhi(ir.NewIncoming(lo, pre))
-	head.NewCondBr(head.NewICmp(enum.IPredSLT, phi, hi), bodyB, exit)
-	b.cur = bodyB
-	body(phi)
-	next := b.cur.NewAdd(phi, i64(1))
-	next.OverflowFlags = []enum.OverflowFlag{enum.OverflowFlagNSW}
-	phi.Incs = append(phi.Incs, ir.NewIncoming(next, b.cur))
-	b.cur.NewBr(head)
-	b.cur = exit
-}
-
 // bytes casts a pointer to i8*.
 func (b *fb) bytes(p value.Value) value.Value {
 	if t, ok := p.Type().(*types.PointerType); ok && t.ElemType.Equal(types.I8) {

@@ -100,8 +100,6 @@ func (g *fuseGen) pick(ok func(*ir.Value) bool) *ir.Value {
 	return c[g.r.IntN(len(c))]
 }
 
-func anyVal(*ir.Value) bool { return true }
-
 func shaped(s ...int) func(*ir.Value) bool {
 	return func(v *ir.Value) bool { return slices.Equal(v.Type.Shape, s) && v.Type.DType == ir.F32 }
 }

@@ -33,8 +33,6 @@ type progGen struct {
 	vals []rval
 }
 
-func (g *progGen) shape(v *ir.Value) []int { return v.Type.Shape }
-
 // pick returns a random value whose shape satisfies ok, or nil.
 func (g *progGen) pick(ok func(rval) bool) *rval {
 	var c []int
