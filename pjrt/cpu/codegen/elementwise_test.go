@@ -3,8 +3,6 @@ package codegen_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"sort"
-	"sync"
 	"testing"
 
 	"github.com/stela-ml/stela/ir"
@@ -45,20 +43,7 @@ var (
 // values mixed in) and compares with the reference evaluator: bit-exact
 // except for the libm-based functions, which are within transcendentalULP.
 func TestElementwiseDifferential(t *testing.T) {
-	var mu sync.Mutex
-	worst := map[string]uint64{}
-	t.Cleanup(func() {
-		var keys []string
-		for k, w := range worst {
-			if w > 0 {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			t.Logf("max ULP %-32s %d", k, worst[k])
-		}
-	})
+	worst := newWorstULP(t)
 	for seed, d := range dtypes {
 		t.Run(d.String(), func(t *testing.T) {
 			t.Parallel()
@@ -130,10 +115,7 @@ func TestElementwiseDifferential(t *testing.T) {
 				args = append(args, randLiteral(r, tt), randLiteral(r, tt))
 			}
 			for name, w := range evalAndCompare(t, b.f, names, args...) {
-				key := fmt.Sprintf("%s %s", d, name)
-				mu.Lock()
-				worst[key] = max(worst[key], w)
-				mu.Unlock()
+				worst.note(fmt.Sprintf("%s %s", d, name), w)
 			}
 		})
 	}

@@ -55,6 +55,27 @@ func indexShape(batch []int, ivd, n int) []int {
 	return slices.Insert(slices.Clone(batch), ivd, n)
 }
 
+// placeBatchingDims gives each operand batching dimension d (of size
+// shape[d]) a random position among the index batch dimensions (making
+// one if there are none) and returns the batch shape, the index vector
+// dimension and each one's position in the indices (past ivd, one more).
+func placeBatchingDims(r *rand.Rand, batch []int, ivd int, dims, shape []int) ([]int, int, []int) {
+	var pos []int
+	for _, d := range dims {
+		if len(batch) == 0 {
+			batch = []int{1}
+			ivd = min(ivd, 1)
+		}
+		k := r.IntN(len(batch))
+		batch[k] = shape[d]
+		if k >= ivd {
+			k++
+		}
+		pos = append(pos, k)
+	}
+	return batch, ivd, pos
+}
+
 // randGather emits a gather with random, valid dimension numbers on x.
 func randGather(r *rand.Rand, b *builder, x *ir.Value, idxType ir.DType) (*ir.Value, *ir.Literal) {
 	xs := x.Type.Shape
@@ -92,20 +113,10 @@ func randGather(r *rand.Rand, b *builder, x *ir.Value, idxType ir.DType) (*ir.Va
 		if nidx == 0 {
 			continue
 		}
-		for _, d := range batchDims {
-			if len(batch) == 0 {
-				batch = []int{1}
-				ivd = min(ivd, 1)
-			}
-			k := r.IntN(len(batch))
-			batch[k] = xs[d]
-			pos := k
-			if k >= ivd {
-				pos = k + 1
-			}
-			a.OperandBatchingDims = append(a.OperandBatchingDims, d)
-			a.StartIndicesBatchingDims = append(a.StartIndicesBatchingDims, pos)
-		}
+		var pos []int
+		batch, ivd, pos = placeBatchingDims(r, batch, ivd, batchDims, xs)
+		a.OperandBatchingDims = append(a.OperandBatchingDims, batchDims...)
+		a.StartIndicesBatchingDims = append(a.StartIndicesBatchingDims, pos...)
 		a.IndexVectorDim = ivd
 		ishape := indexShape(batch, ivd, nidx)
 		window := len(free) - len(a.CollapsedSliceDims)
@@ -163,20 +174,10 @@ func randScatter(r *rand.Rand, b *builder, xs []*ir.Value, idxType ir.DType, reg
 		batch := randShape(r, 2)
 		nidx := len(a.ScatterDimsToOperandDims)
 		ivd := r.IntN(len(batch) + 1)
-		for _, d := range batchDims {
-			if len(batch) == 0 {
-				batch = []int{1}
-				ivd = min(ivd, 1)
-			}
-			k := r.IntN(len(batch))
-			batch[k] = shape[d]
-			pos := k
-			if k >= ivd {
-				pos = k + 1
-			}
-			a.InputBatchingDims = append(a.InputBatchingDims, d)
-			a.ScatterIndicesBatchingDims = append(a.ScatterIndicesBatchingDims, pos)
-		}
+		var pos []int
+		batch, ivd, pos = placeBatchingDims(r, batch, ivd, batchDims, shape)
+		a.InputBatchingDims = append(a.InputBatchingDims, batchDims...)
+		a.ScatterIndicesBatchingDims = append(a.ScatterIndicesBatchingDims, pos...)
 		a.IndexVectorDim = ivd
 		ishape := indexShape(batch, ivd, nidx)
 		// Updates: batch dims and window dims interleaved.

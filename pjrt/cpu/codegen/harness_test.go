@@ -5,8 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stela-ml/stela/ir"
@@ -251,6 +253,12 @@ func randShape(r *rand.Rand, maxRank int) []int {
 // name.
 func evalAndCompare(t *testing.T, f *ir.Func, names []checked, args ...*ir.Literal) map[string]uint64 {
 	t.Helper()
+	return evalAndCompareBy(t, diff, f, names, args...)
+}
+
+// evalAndCompareBy is evalAndCompare with the comparison d.
+func evalAndCompareBy(t *testing.T, d func(got, want *ir.Literal, ulp int) (uint64, error), f *ir.Func, names []checked, args ...*ir.Literal) map[string]uint64 {
+	t.Helper()
 	want, err := ir.Eval(f, args...)
 	if err != nil {
 		t.Fatal(err)
@@ -269,13 +277,43 @@ func evalAndCompare(t *testing.T, f *ir.Func, names []checked, args ...*ir.Liter
 		if i < len(names) {
 			name, ulp = names[i].name, names[i].ulp
 		}
-		w, err := diff(got[i], want[i], ulp)
+		w, err := d(got[i], want[i], ulp)
 		worst[name] = max(worst[name], w)
 		if err != nil {
 			t.Errorf("%s: %v\n  args: %v", name, err, fmtArgs(args))
 		}
 	}
 	return worst
+}
+
+// worstULP collects the worst ULP distance per name from parallel
+// subtests and logs the nonzero ones when the test ends.
+type worstULP struct {
+	mu sync.Mutex
+	m  map[string]uint64
+}
+
+func newWorstULP(t *testing.T) *worstULP {
+	w := &worstULP{m: map[string]uint64{}}
+	t.Cleanup(func() {
+		var keys []string
+		for k, u := range w.m {
+			if u > 0 {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			t.Logf("max ULP %-36s %d", k, w.m[k])
+		}
+	})
+	return w
+}
+
+func (w *worstULP) note(name string, ulp uint64) {
+	w.mu.Lock()
+	w.m[name] = max(w.m[name], ulp)
+	w.mu.Unlock()
 }
 
 func fmtArgs(args []*ir.Literal) string {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
-	"sync"
 	"testing"
 
 	"github.com/stela-ml/stela/ir"
@@ -178,28 +176,7 @@ func txNormwiseULP(d ir.DType, got, want complex128) uint64 {
 // txEvalAndCompare is evalAndCompare with txDiff.
 func txEvalAndCompare(t *testing.T, f *ir.Func, names []checked, args ...*ir.Literal) map[string]uint64 {
 	t.Helper()
-	want, err := ir.Eval(f, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := compile(t, lowerText(t, f))
-	got, rc, msg := p.run(t, args...)
-	if rc != 0 {
-		t.Fatalf("stela_entry returned %d: %s", rc, msg)
-	}
-	if len(got) != len(want) {
-		t.Fatalf("%d results, want %d", len(got), len(want))
-	}
-	t.Logf("%d results compared", len(want))
-	worst := map[string]uint64{}
-	for i := range want {
-		w, err := txDiff(got[i], want[i], names[i].ulp)
-		worst[names[i].name] = max(worst[names[i].name], w)
-		if err != nil {
-			t.Errorf("%s: %v\n  args: %v", names[i].name, err, fmtArgs(args))
-		}
-	}
-	return worst
+	return evalAndCompareBy(t, txDiff, f, names, args...)
 }
 
 // txTryEmit emits op if ir's type rules allow it on these operands.
@@ -215,20 +192,7 @@ func txTryEmit(b *builder, op ir.Op, attr any, args ...*ir.Value) *ir.Value {
 // each new element type (one module per type), plus compare in every
 // direction and comparison type, select, clamp and convert to every type.
 func TestNewTypesElementwise(t *testing.T) {
-	var mu sync.Mutex
-	worst := map[string]uint64{}
-	t.Cleanup(func() {
-		var keys []string
-		for k, w := range worst {
-			if w > 0 {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			t.Logf("max ULP %-36s %d", k, worst[k])
-		}
-	})
+	worst := newWorstULP(t)
 	for seed, d := range txDTypes {
 		t.Run(d.String(), func(t *testing.T) {
 			t.Parallel()
@@ -321,9 +285,7 @@ func TestNewTypesElementwise(t *testing.T) {
 				args = append(args, txLiteral(r, tt, true), txLiteral(r, tt, true))
 			}
 			for name, w := range txEvalAndCompare(t, b.f, names, args...) {
-				mu.Lock()
-				worst[d.String()+" "+name] = max(worst[d.String()+" "+name], w)
-				mu.Unlock()
+				worst.note(d.String()+" "+name, w)
 			}
 		})
 	}
