@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stela-ml/stela/internal/pyenv"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -356,13 +357,7 @@ func numpyPython(t *testing.T) func(args ...string) *exec.Cmd {
 	if err != nil {
 		t.Skip("python3 not found; skipping the numpy cross-check")
 	}
-	env := os.Environ()
-	if p := os.Getenv("STELA_JAXLIB_PYTHONPATH"); p != "" {
-		if old := os.Getenv("PYTHONPATH"); old != "" {
-			p += string(os.PathListSeparator) + old
-		}
-		env = append(env, "PYTHONPATH="+p)
-	}
+	env := pyenv.Environ()
 	return func(args ...string) *exec.Cmd {
 		c := exec.Command(py, args...)
 		c.Env = env

@@ -36,6 +36,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stela-ml/stela/internal/pyenv"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
 	"github.com/stela-ml/stela/pjrt"
@@ -585,13 +586,7 @@ func runXLA(t *testing.T, dir string, jobs []xlaJob) ([]xlaResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := os.Environ()
-	if p := os.Getenv("STELA_JAXLIB_PYTHONPATH"); p != "" {
-		if old := os.Getenv("PYTHONPATH"); old != "" {
-			p += string(os.PathListSeparator) + old
-		}
-		env = append(env, "PYTHONPATH="+p)
-	}
+	env := pyenv.Environ()
 	n := min(goruntime.GOMAXPROCS(0), 4, len(jobs))
 	res := make([]xlaResult, len(jobs))
 	errs := make([]error, n)

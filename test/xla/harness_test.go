@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stela-ml/stela/internal/pyenv"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
 	"github.com/stela-ml/stela/lowering"
@@ -64,13 +65,7 @@ func findOracle() (*oracle, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := os.Environ()
-	if p := os.Getenv("STELA_JAXLIB_PYTHONPATH"); p != "" {
-		if old := os.Getenv("PYTHONPATH"); old != "" {
-			p += string(os.PathListSeparator) + old
-		}
-		env = append(env, "PYTHONPATH="+p)
-	}
+	env := pyenv.Environ()
 	if xlaMode == "fast" {
 		env = append(env, "XLA_FLAGS="+strings.TrimSpace(fastXLAFlags+" "+os.Getenv("XLA_FLAGS")))
 	}
