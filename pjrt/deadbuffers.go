@@ -1,7 +1,6 @@
 package pjrt
 
 /*
-#include <stdlib.h>
 #include "pjrt_cgo.h"
 */
 import "C"
@@ -30,15 +29,15 @@ import (
 // every round those of a client no execution took any from since its
 // last round (a full queue is destroyed by whoever fills it).
 
-// deadCap is the number of dead buffers a client queues (a C array each
-// of two).
+// deadCap is the most dead buffers a client queues; a full queue is
+// destroyed by the cleanup that fills it.
 const deadCap = 16384
 
+// deadQueue holds a client's dead buffers: C pointers in a Go slice
+// (nothing for the collector to follow), newest last.
 type deadQueue struct {
-	mu    sync.Mutex
-	cur   unsafe.Pointer // C array of deadCap PJRT_Buffer*; nil until used
-	n     int
-	spare unsafe.Pointer // the other array, nil while a full queue or a flush destroys the first
+	mu   sync.Mutex
+	bufs []unsafe.Pointer
 	// takes counts executions that took dead buffers; seen is its value
 	// at the registrar's last look (flushStaleDead).
 	takes, seen uint64
@@ -61,22 +60,16 @@ func (r bufferRef) release() { r.core.dead.push(r.core, r.ptr) }
 
 func (q *deadQueue) push(core *clientCore, ptr unsafe.Pointer) {
 	q.mu.Lock()
-	if q.cur == nil {
-		q.cur = newDeadArray()
-		q.spare = newDeadArray()
-	}
-	if q.n == deadCap { // full: destroy the batch here
-		list, n := q.swapOut()
+	if len(q.bufs) == deadCap { // full: destroy them here
+		list := q.bufs
+		q.bufs = nil
 		q.mu.Unlock()
-		core.destroyDead(list, n)
+		// The pushed buffer's reference keeps the client alive.
+		core.destroyDead(list)
 		q.mu.Lock()
-		q.giveBack(list)
-		// This buffer's reference keeps the client (and q) alive.
-		core.refs.Add(-int64(n))
 	}
-	unsafe.Slice((*unsafe.Pointer)(q.cur), deadCap)[q.n] = ptr
-	q.n++
-	first := q.n == 1
+	q.bufs = append(q.bufs, ptr)
+	first := len(q.bufs) == 1
 	q.mu.Unlock()
 	if first {
 		deadCores.Lock()
@@ -86,31 +79,6 @@ func (q *deadQueue) push(core *clientCore, ptr unsafe.Pointer) {
 		deadCores.m[core] = struct{}{}
 		deadCores.Unlock()
 		wakeRegistrar()
-	}
-}
-
-func newDeadArray() unsafe.Pointer {
-	return C.malloc(deadCap * C.size_t(unsafe.Sizeof(uintptr(0))))
-}
-
-// swapOut takes the queued buffers out (q.mu held, q.n > 0).
-func (q *deadQueue) swapOut() (unsafe.Pointer, int) {
-	list, n := q.cur, q.n
-	if q.spare != nil {
-		q.cur, q.spare = q.spare, nil
-	} else {
-		q.cur = newDeadArray()
-	}
-	q.n = 0
-	return list, n
-}
-
-// giveBack keeps an emptied array as the spare (q.mu held).
-func (q *deadQueue) giveBack(list unsafe.Pointer) {
-	if q.spare == nil {
-		q.spare = list
-	} else {
-		C.free(list)
 	}
 }
 
@@ -129,32 +97,25 @@ func (q *deadQueue) take(dst []unsafe.Pointer) int {
 	if !q.mu.TryLock() {
 		return 0
 	}
-	k := min(q.n, len(dst))
+	n := len(q.bufs)
+	k := min(n, len(dst))
 	if k > 0 {
-		cur := unsafe.Slice((*unsafe.Pointer)(q.cur), deadCap)
-		copy(dst, cur[q.n-k:q.n])
-		q.n -= k
+		copy(dst, q.bufs[n-k:])
+		q.bufs = q.bufs[:n-k]
 		q.takes++
 	}
 	q.mu.Unlock()
 	return k
 }
 
-// free releases the arrays of a client that is gone (no buffers, so no
-// dead ones either).
-func (q *deadQueue) free() {
-	q.mu.Lock()
-	C.free(q.cur)
-	C.free(q.spare)
-	q.cur, q.spare = nil, nil
-	q.mu.Unlock()
-}
-
-// destroyDead destroys the n buffers of list; the caller gives the array
-// back, then drops the buffers' client references (the last of which
-// frees the arrays).
-func (c *clientCore) destroyDead(list unsafe.Pointer, n int) {
-	C.stela_destroy_buffers(c.plugin.api, (**C.PJRT_Buffer)(list), C.size_t(n))
+// destroyDead destroys the buffers of list and drops their client
+// references.
+func (c *clientCore) destroyDead(list []unsafe.Pointer) {
+	if len(list) == 0 {
+		return
+	}
+	C.stela_destroy_buffers(c.plugin.api, (**C.PJRT_Buffer)(unsafe.Pointer(&list[0])), C.size_t(len(list)))
+	c.releaseN(len(list))
 }
 
 // flushDead destroys every queued dead buffer of every client.
@@ -182,16 +143,13 @@ func flushDeadWhere(staleOnly bool) {
 		q.mu.Lock()
 		stale := q.takes == q.seen
 		q.seen = q.takes
-		if q.n == 0 || staleOnly && !stale {
+		list := q.bufs
+		if len(list) == 0 || staleOnly && !stale {
 			q.mu.Unlock()
 			continue
 		}
-		list, n := q.swapOut()
+		q.bufs = nil
 		q.mu.Unlock()
-		c.destroyDead(list, n)
-		q.mu.Lock()
-		q.giveBack(list)
-		q.mu.Unlock()
-		c.releaseN(n)
+		c.destroyDead(list)
 	}
 }

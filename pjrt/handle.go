@@ -62,7 +62,6 @@ func (c *clientCore) releaseN(n int) {
 	if n == 0 || c.refs.Add(-int64(n)) != 0 {
 		return
 	}
-	c.dead.free()
 	c.mu.Lock()
 	ptr := c.ptr
 	c.ptr = nil
