@@ -394,35 +394,32 @@ void stela_buffer_cache_drain(void) {
 }
 
 stela_storage* stela_storage_new(size_t size) {
+  stela_storage* s;
   if (size <= SMALL_MAX - STELA_ALIGN) {
     /* Small: the storage and its data in one block, the data one
        alignment unit after the header (one block to take and to touch
        per eager result instead of two). */
-    stela_storage* s = small_take(STELA_ALIGN + size);
+    s = small_take(STELA_ALIGN + size);
     if (s == NULL) return NULL;
     memset(s, 0, sizeof(*s));
     s->data = (char*)s + STELA_ALIGN;
     s->inline_data = true;
-    atomic_init(&s->refs, 1);
-    s->size = size;
-    s->owned = true;
-    atomic_fetch_add(&stela_live_storages, 1);
-    return s;
-  }
-  stela_storage* s = small_zalloc(sizeof(*s));
-  if (s == NULL) return NULL;
-  if (size >= CACHE_MIN) {
-    size_t n = cache_size(size);
-    s->data = n >= size ? cache_take(n) : NULL;
-    if (s->data == NULL) s->data = stela_aligned_alloc(n >= size ? n : size);
-  } else if (size <= SMALL_MAX) {
-    s->data = small_take(size);
   } else {
-    s->data = stela_aligned_alloc(size);
-  }
-  if (s->data == NULL) {
-    small_put(s, sizeof(*s));
-    return NULL;
+    s = small_zalloc(sizeof(*s));
+    if (s == NULL) return NULL;
+    if (size >= CACHE_MIN) {
+      size_t n = cache_size(size);
+      s->data = n >= size ? cache_take(n) : NULL;
+      if (s->data == NULL) s->data = stela_aligned_alloc(n >= size ? n : size);
+    } else if (size <= SMALL_MAX) {
+      s->data = small_take(size);
+    } else {
+      s->data = stela_aligned_alloc(size);
+    }
+    if (s->data == NULL) {
+      small_put(s, sizeof(*s));
+      return NULL;
+    }
   }
   atomic_init(&s->refs, 1);
   s->size = size;
