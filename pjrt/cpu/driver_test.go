@@ -65,24 +65,33 @@ func TestCDriverASan(t *testing.T) {
 		t.Skip("-short: the sanitizer build takes a few seconds")
 	}
 	t.Parallel()
+	dir, asan, plugin := asanPlugin(t)
+	driver := buildDriver(t, dir, asan...)
+	runDriver(t, driver, plugin, "200", "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=23")
+}
+
+// asanPlugin builds the plugin with AddressSanitizer and LeakSanitizer
+// (skipping when the C compiler has none) and returns a temporary
+// directory, the sanitizer flags for drivers and the plugin's path.
+func asanPlugin(t *testing.T) (dir string, asan []string, plugin string) {
+	t.Helper()
 	needCC(t)
-	dir := t.TempDir()
+	dir = t.TempDir()
 	probe := filepath.Join(dir, "probe.c")
 	os.WriteFile(probe, []byte("int main(void){return 0;}\n"), 0o644)
 	if out, err := exec.Command(compiler()[0], "-fsanitize=address", "-o", filepath.Join(dir, "probe"), probe).CombinedOutput(); err != nil {
 		t.Skipf("the C compiler has no AddressSanitizer: %v\n%s", err, out)
 	}
-	asan := []string{"-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O1"}
+	asan = []string{"-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O1"}
 	// Kept in the user cache like the plugin itself: built once per change
 	// of the sources.
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		t.Skip(err)
 	}
-	plugin, err := buildPlugin(filepath.Join(cache, "stela", "plugin-asan"), asan)
+	plugin, err = buildPlugin(filepath.Join(cache, "stela", "plugin-asan"), asan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	driver := buildDriver(t, dir, asan...)
-	runDriver(t, driver, plugin, "200", "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=23")
+	return dir, asan, plugin
 }

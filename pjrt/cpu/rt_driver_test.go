@@ -64,22 +64,7 @@ func TestRuntimeDriverASan(t *testing.T) {
 		t.Skip("-short: the sanitizer build takes a few seconds")
 	}
 	t.Parallel()
-	needCC(t)
-	dir := t.TempDir()
-	probe := filepath.Join(dir, "probe.c")
-	os.WriteFile(probe, []byte("int main(void){return 0;}\n"), 0o644)
-	if out, err := exec.Command(compiler()[0], "-fsanitize=address", "-o", filepath.Join(dir, "probe"), probe).CombinedOutput(); err != nil {
-		t.Skipf("the C compiler has no AddressSanitizer: %v\n%s", err, out)
-	}
-	asan := []string{"-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O1"}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skip(err)
-	}
-	plugin, err := buildPlugin(filepath.Join(cache, "stela", "plugin-asan"), asan)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, asan, plugin := asanPlugin(t)
 	driver := buildRTDriver(t, dir, asan...)
 	env := "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=23"
 	runRTDriver(t, driver, plugin, "2", env)
