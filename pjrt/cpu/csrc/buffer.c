@@ -110,10 +110,6 @@ void* stela_aligned_alloc(size_t size) {
   return p;
 }
 
-/* Each hot global on a cache line of its own: the live count shared a
-   line with the small-block lists' mutex, and the two threads of an eager
-   loop (dispatch, cleanups) bounced it between their cores on every op. */
-_Alignas(64) atomic_llong stela_live_storages;
 
 /* ---- A cache of freed buffer memory ----
 
@@ -246,7 +242,19 @@ static size_t small_class(size_t size) { return size == 0 ? 1 : (size + STELA_AL
 typedef struct local_cache {
   void* v[NCLASS][LOCAL_CAP];
   int n[NCLASS];
+  /* Storages this thread made minus those it freed (stela_live_add):
+     only this thread writes it, so it needs no locked instruction. */
+  atomic_long live;
+  struct local_cache *prev, *next; /* in locals */
 } local_cache;
+
+/* Every thread's cache, for stela_live_count; and the live count of
+   threads that exited or had no cache. */
+static struct {
+  pthread_mutex_t mu;
+  local_cache* head;
+} locals = {.mu = PTHREAD_MUTEX_INITIALIZER};
+static atomic_long live_rest;
 
 static __thread local_cache* tls_local;
 static pthread_key_t local_key;
@@ -289,6 +297,14 @@ static void small_put_shared(void** v, size_t n, size_t c) {
 static void local_exit(void* arg) {
   local_cache* lc = arg;
   for (size_t c = 0; c < NCLASS; c++) small_put_shared(lc->v[c], (size_t)lc->n[c], c);
+  pthread_mutex_lock(&locals.mu);
+  atomic_fetch_add(&live_rest, atomic_load_explicit(&lc->live, memory_order_relaxed));
+  if (lc->prev != NULL)
+    lc->prev->next = lc->next;
+  else
+    locals.head = lc->next;
+  if (lc->next != NULL) lc->next->prev = lc->prev;
+  pthread_mutex_unlock(&locals.mu);
   free(lc);
 }
 
@@ -305,14 +321,50 @@ static local_cache* local(void) {
     free(lc);
     return NULL;
   }
+  pthread_mutex_lock(&locals.mu);
+  lc->next = locals.head;
+  if (lc->next != NULL) lc->next->prev = lc;
+  locals.head = lc;
+  pthread_mutex_unlock(&locals.mu);
   tls_local = lc;
   return lc;
+}
+
+/* Counts n storages made (or, negative, freed) on this thread. The count
+   was one atomic shared by all threads: its locked add waited for the
+   stores to the new result's (uncached) block before it, on every op. */
+static void stela_live_add(long n) {
+  local_cache* lc = local();
+  if (lc == NULL) {
+    atomic_fetch_add(&live_rest, n);
+    return;
+  }
+  atomic_store_explicit(&lc->live, atomic_load_explicit(&lc->live, memory_order_relaxed) + n, memory_order_relaxed);
+}
+
+long long stela_live_count(void) {
+  pthread_mutex_lock(&locals.mu);
+  long long n = atomic_load(&live_rest);
+  for (local_cache* lc = locals.head; lc != NULL; lc = lc->next) n += atomic_load(&lc->live);
+  pthread_mutex_unlock(&locals.mu);
+  return n;
 }
 
 static void* small_take(size_t size) {
   size_t c = small_class(size);
   local_cache* lc = local();
-  if (lc != NULL && lc->n[c] > 0) return lc->v[c][--lc->n[c]];
+  if (lc != NULL && lc->n[c] > 0) {
+    void* b = lc->v[c][--lc->n[c]];
+    if (lc->n[c] > 0) {
+      /* The next block of this class, for the next result (an eager op
+         or so from now): blocks come back a garbage collection after
+         they were made, out of cache, and writing the new result's
+         header stalled on each line. */
+      char* next = lc->v[c][lc->n[c] - 1];
+      for (size_t o = 0; o < c * STELA_ALIGN && o < 4 * STELA_ALIGN; o += STELA_ALIGN) __builtin_prefetch(next + o, 1);
+    }
+    return b;
+  }
   void* b = NULL;
   pthread_mutex_lock(&smalls.mu);
   block_stack* st = &smalls.cls[c];
@@ -424,16 +476,65 @@ stela_storage* stela_storage_new(size_t size) {
   atomic_init(&s->refs, 1);
   s->size = size;
   s->owned = true;
-  atomic_fetch_add(&stela_live_storages, 1);
+  stela_live_add(1);
   return s;
+}
+
+/* ---- Result blocks ----
+
+   An eager op's result is made and, much later (when a garbage collection
+   finds it dead), destroyed: by then its memory has left the cache, and
+   Destroy's reads of the buffer struct and its storage header were cache
+   misses in a row, each behind the last (about a third of an eager op).
+   A small result's buffer struct, storage header, dimensions and data are
+   one block, so the lines Destroy touches are the block's first three,
+   which stela_destroy_buffers prefetches before destroying. */
+
+#define RESULT_BUFFER ((size_t)2 * STELA_ALIGN) /* the buffer struct's room */
+_Static_assert(sizeof(PJRT_Buffer) <= RESULT_BUFFER, "a buffer fits its room in a result block");
+
+static size_t result_data_offset(size_t rank) {
+  size_t n = RESULT_BUFFER + sizeof(stela_storage) + 2 * rank * sizeof(int64_t);
+  return (n + STELA_ALIGN - 1) & ~(STELA_ALIGN - 1);
+}
+
+stela_storage* stela_storage_new_result(size_t size, size_t rank) {
+  if (rank > SMALL_MAX || size > SMALL_MAX || result_data_offset(rank) + size > SMALL_MAX)
+    return stela_storage_new(size);
+  size_t off = result_data_offset(rank);
+  char* block = small_take(off + size);
+  if (block == NULL) return NULL;
+  /* The buffer struct, header and dimensions zeroed; the data is the
+     program's to write. */
+  memset(block, 0, off);
+  stela_storage* s = (stela_storage*)(block + RESULT_BUFFER);
+  s->data = block + off;
+  s->size = size;
+  s->owned = true;
+  s->in_result = true;
+  s->block_size = (uint32_t)(off + size);
+  atomic_init(&s->refs, 1);
+  atomic_init(&s->holds, 1);
+  stela_live_add(1);
+  return s;
+}
+
+/* Drops one hold on a result block: the last frees it. */
+static void result_unhold(stela_storage* s) {
+  if (atomic_fetch_sub(&s->holds, 1) == 1) small_put((char*)s - RESULT_BUFFER, s->block_size);
 }
 
 void stela_storage_retain(stela_storage* s) { atomic_fetch_add(&s->refs, 1); }
 
 void stela_storage_release(stela_storage* s) {
   if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1) return;
+  if (s->in_result) {
+    stela_live_add(-1);
+    result_unhold(s);
+    return;
+  }
   if (s->inline_data) {
-    atomic_fetch_sub(&stela_live_storages, 1);
+    stela_live_add(-1);
     small_put(s, STELA_ALIGN + s->size);
     return;
   }
@@ -444,7 +545,7 @@ void stela_storage_release(stela_storage* s) {
       small_put(s->data, s->size);
     else
       free(s->data);
-    atomic_fetch_sub(&stela_live_storages, 1);
+    stela_live_add(-1);
   } else if (s->on_delete != NULL)
     s->on_delete(s->data, s->on_delete_arg);
   small_put(s, sizeof(*s));
@@ -506,7 +607,14 @@ static PJRT_Error* check_row_major(const char* fn, const PJRT_Buffer_MemoryLayou
 
 PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type type, const int64_t* dims,
                              size_t rank, stela_storage* s, PJRT_Buffer** out) {
-  PJRT_Buffer* b = small_zalloc(sizeof(*b) + 2 * rank * sizeof(int64_t));
+  /* A fresh result block (one hold: its data's) takes the buffer in. */
+  bool embedded = s != NULL && s->in_result && atomic_load_explicit(&s->holds, memory_order_relaxed) == 1 &&
+                  (char*)(s + 1) + 2 * rank * sizeof(int64_t) <= (char*)s->data;
+  PJRT_Buffer* b = embedded ? (PJRT_Buffer*)((char*)s - RESULT_BUFFER) : small_zalloc(sizeof(*b) + 2 * rank * sizeof(int64_t));
+  /* The buffer's own hold on its block, taken before anything else can
+     see the buffer: its data may outlive it (an execution holding it as
+     an argument), and it may outlive its data (Delete). */
+  if (embedded) atomic_store_explicit(&s->holds, 2, memory_order_relaxed);
   if (b == NULL) {
     stela_storage_release(s);
     return stela_oom();
@@ -514,9 +622,10 @@ PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type 
   b->client = c;
   b->device = dev;
   b->type = type;
-  b->esize = stela_type_size(type);
+  b->esize = (uint16_t)stela_type_size(type);
+  b->embedded = embedded;
   b->rank = rank;
-  b->dims = (int64_t*)(b + 1);
+  b->dims = embedded ? (int64_t*)(s + 1) : (int64_t*)(b + 1);
   b->minor_to_major = b->dims + rank;
   b->nbytes = b->esize;
   for (size_t i = 0; i < rank; i++) {
@@ -530,19 +639,22 @@ PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type 
   pthread_mutex_lock(&c->mu);
   if (c->nlive == c->caplive) {
     size_t cap = c->caplive ? 2 * c->caplive : 64;
-    PJRT_Buffer** nl = realloc(c->live, cap * sizeof(*nl));
+    PJRT_Buffer** nl = cap <= UINT32_MAX ? realloc(c->live, cap * sizeof(*nl)) : NULL;
     if (nl == NULL) {
       pthread_mutex_unlock(&c->mu);
       pthread_mutex_destroy(&b->mu);
-      small_put(b, sizeof(*b) + 2 * rank * sizeof(int64_t));
       stela_storage_release(s);
+      if (embedded)
+        result_unhold(s); /* b goes with its block */
+      else
+        small_put(b, sizeof(*b) + 2 * rank * sizeof(int64_t));
       stela_client_release(c);
       return stela_oom();
     }
     c->live = nl;
     c->caplive = cap;
   }
-  b->slot = c->nlive;
+  b->slot = (uint32_t)c->nlive;
   c->live[c->nlive++] = b;
   pthread_mutex_unlock(&c->mu);
   *out = b;
@@ -598,10 +710,15 @@ static void buffer_free(PJRT_Buffer* b) {
   b->storage = NULL;
   b->ext_storage = NULL;
   pthread_mutex_unlock(&b->mu);
+  bool embedded = b->embedded;
+  size_t size = sizeof(*b) + 2 * b->rank * sizeof(int64_t);
   stela_storage_release(s);
   stela_storage_release(e);
   pthread_mutex_destroy(&b->mu);
-  small_put(b, sizeof(*b) + 2 * b->rank * sizeof(int64_t));
+  if (embedded)
+    result_unhold((stela_storage*)((char*)b + RESULT_BUFFER)); /* b is gone after this */
+  else
+    small_put(b, size);
   stela_client_release(c);
 }
 

@@ -290,7 +290,7 @@ static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buff
     }
   }
   for (size_t j = 0; j < p->nres; j++) {
-    r->out[j] = stela_storage_new(p->params[p->nargs + j].nbytes);
+    r->out[j] = stela_storage_new_result(p->params[p->nargs + j].nbytes, p->params[p->nargs + j].rank);
     if (r->out[j] == NULL) return stela_oom();
     r->out_ptrs[j] = r->out[j]->data;
   }

@@ -104,14 +104,27 @@ typedef struct stela_storage {
   void* on_delete_arg;
   bool owned;       /* data was allocated by the plugin */
   bool inline_data; /* data follows the header in one small block */
+  bool in_result;   /* an execution result's block (stela_storage_new_result) */
+  /* For in_result: the block goes when both its buffer and the last
+     reference to the data are gone (one hold each); block_size bytes. */
+  atomic_int holds;
+  uint32_t block_size;
 } stela_storage;
 _Static_assert(sizeof(stela_storage) <= STELA_ALIGN, "a storage header fits in one alignment unit");
 
 /* size bytes, 64-byte aligned, never NULL data (even for size 0). */
 stela_storage* stela_storage_new(size_t size);
+/* The storage of an execution's result of the given size and rank, to be
+   passed to stela_buffer_new (once). A small result's buffer, storage
+   header, dimensions and data then share one block: destroying the
+   buffer touches three cache lines of one block, which its destroyer
+   can prefetch (pjrt_cgo.h's stela_destroy_buffers prefetches a
+   buffer's first three lines). */
+stela_storage* stela_storage_new_result(size_t size, size_t rank);
 /* Storages whose memory the plugin allocated and has not freed yet, over
-   all clients (stela_cpu_live_buffers). */
-extern atomic_llong stela_live_storages;
+   all clients (stela_cpu_live_buffers); exact when no thread is making or
+   freeing one. */
+long long stela_live_count(void);
 /* Frees the blocks the buffer memory cache keeps (when the last client
    goes). */
 void stela_buffer_cache_drain(void);
@@ -191,22 +204,29 @@ bool stela_client_owns_memory(const PJRT_Client* c, const PJRT_Memory* m);
 /* ---- Buffers (buffer.c). ---- */
 
 struct PJRT_Buffer {
+  /* Destroying a buffer reads its first two cache lines (and, for an
+     execution's result, the storage header that follows the struct):
+     the fields Destroy reads come first, so that a prefetch of the
+     buffer's lines covers them (eager dispatch destroys buffers that a
+     garbage collection found dead long after they were made, whose
+     memory is no longer in cache). */
   PJRT_Client* client;
-  PJRT_Device* device;
+  stela_storage* storage;     /* NULL once deleted */
+  stela_storage* ext_storage; /* held while external references exist */
+  uint32_t slot;              /* index in client->live, under client->mu */
+  int32_t ext_refs;
   PJRT_Buffer_Type type;
-  size_t esize;
+  uint16_t esize;
+  bool embedded; /* the struct is the front of its storage's result block */
   size_t rank;
+  PJRT_Device* device;
   size_t nbytes;
-  int64_t* dims; /* [rank], then minor_to_major [rank] */
-  int64_t* minor_to_major;
 
   pthread_mutex_t mu;
-  stela_storage* storage; /* NULL once deleted */
-  stela_storage* ext_storage; /* held while external references exist */
-  long ext_refs;
-
-  size_t slot; /* index in client->live, under client->mu */
+  int64_t* dims; /* [rank], then minor_to_major [rank] */
+  int64_t* minor_to_major;
 };
+_Static_assert(sizeof(PJRT_Buffer) <= 2 * STELA_ALIGN, "a buffer is two cache lines");
 
 /* A new buffer owning one reference to storage s (taken over). */
 PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type type, const int64_t* dims,

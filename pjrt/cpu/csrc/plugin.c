@@ -239,5 +239,5 @@ __attribute__((visibility("default"))) const PJRT_Api* GetPjrtApi(void) { return
    freed, over all clients in the process (docs/cpu-plugin.md): a leak
    check for runtimes. Not part of PJRT; found with dlsym. */
 __attribute__((visibility("default"))) int64_t stela_cpu_live_buffers(void) {
-  return (int64_t)atomic_load(&stela_live_storages);
+  return (int64_t)stela_live_count();
 }

@@ -1293,6 +1293,87 @@ static void test_threads(void) {
   destroy_client(c);
 }
 
+/* An execution's small result shares one block with its buffer struct
+   (buffer.c's result blocks): the buffer may outlive its data (Delete,
+   client destroy) and its data may outlive the buffer (an external
+   reference), and the live-storage count must follow. */
+static int64_t (*live_fn)(void);
+
+static void test_results(void) {
+  PJRT_Client* c = new_client(1, 60000);
+  PJRT_LoadedExecutable* e;
+  MUST(compile(c, add_one_c, &e));
+  int64_t live0 = live_fn();
+  float in[4] = {1, 2, 3, 4}, out[4];
+  int64_t d4[1] = {4};
+  PJRT_Buffer* x = upload(c, PJRT_Buffer_Type_F32, in, d4, 1);
+  PJRT_Buffer* args1[1] = {x};
+  PJRT_Buffer* const* arglists[1] = {args1};
+  PJRT_Buffer* outs1[1];
+  PJRT_Buffer** outlists[1] = {outs1};
+
+  /* Delete, then Destroy: the struct stays readable after its data goes. */
+  MUST(execute(e, device(c, 0), 1, 1, arglists, outlists, NULL));
+  PJRT_Buffer* o = outs1[0];
+  CHECK(live_fn() == live0 + 2, "live %lld after one result, want %lld", (long long)live_fn(), (long long)live0 + 2);
+  ARGS(PJRT_Buffer_Delete_Args, del);
+  del.buffer = o;
+  MUST(api->PJRT_Buffer_Delete(&del));
+  CHECK(live_fn() == live0 + 1, "live %lld after Delete, want %lld", (long long)live_fn(), (long long)live0 + 1);
+  ARGS(PJRT_Buffer_IsDeleted_Args, isd);
+  isd.buffer = o;
+  MUST(api->PJRT_Buffer_IsDeleted(&isd));
+  CHECK(isd.is_deleted, "result not deleted");
+  ARGS(PJRT_Buffer_Dimensions_Args, dm);
+  dm.buffer = o;
+  MUST(api->PJRT_Buffer_Dimensions(&dm));
+  CHECK(dm.num_dims == 1 && dm.dims[0] == 4, "dims of a deleted result");
+  EXPECT_ERR(to_host(o, NULL, out, sizeof(out)), PJRT_Error_Code_INVALID_ARGUMENT, "deleted");
+  destroy_buffer(o);
+
+  /* An external reference keeps the data after Delete; Destroy drops it. */
+  MUST(execute(e, device(c, 0), 1, 1, arglists, outlists, NULL));
+  o = outs1[0];
+  ARGS(PJRT_Buffer_IncreaseExternalReferenceCount_Args, inc);
+  inc.buffer = o;
+  MUST(api->PJRT_Buffer_IncreaseExternalReferenceCount(&inc));
+  ARGS(PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args, op);
+  op.buffer = o;
+  MUST(api->PJRT_Buffer_OpaqueDeviceMemoryDataPointer(&op));
+  del.buffer = o;
+  MUST(api->PJRT_Buffer_Delete(&del));
+  const float* p = op.device_memory_ptr;
+  CHECK(p[0] == 2 && p[3] == 5, "external data %g %g", p[0], p[3]);
+  destroy_buffer(o);
+  CHECK(live_fn() == live0 + 1, "live %lld after Destroy, want %lld", (long long)live_fn(), (long long)live0 + 1);
+
+  /* A result as the next execution's argument, destroyed before the
+     second result is read. */
+  MUST(execute(e, device(c, 0), 1, 1, arglists, outlists, NULL));
+  args1[0] = outs1[0];
+  PJRT_Buffer* mid = outs1[0];
+  MUST(execute(e, device(c, 0), 1, 1, arglists, outlists, NULL));
+  destroy_buffer(mid);
+  MUST(to_host(outs1[0], NULL, out, sizeof(out)));
+  CHECK(out[0] == 3 && out[3] == 6, "chained result %g %g", out[0], out[3]);
+  destroy_buffer(outs1[0]);
+  CHECK(live_fn() == live0 + 1, "live %lld after the chain, want %lld", (long long)live_fn(), (long long)live0 + 1);
+
+  /* Results still alive when the client goes: its destroy drops their
+     data, and destroying them afterwards frees their blocks. */
+  args1[0] = x;
+  PJRT_Buffer* left[3];
+  for (int i = 0; i < 3; i++) {
+    MUST(execute(e, device(c, 0), 1, 1, arglists, outlists, NULL));
+    left[i] = outs1[0];
+  }
+  destroy_exe(e);
+  destroy_client(c);
+  for (int i = 0; i < 3; i++) destroy_buffer(left[i]);
+  destroy_buffer(x);
+  CHECK(live_fn() == live0, "live %lld at the end, want %lld", (long long)live_fn(), (long long)live0);
+}
+
 int main(int argc, char** argv) {
   if (argc != 7) {
     fprintf(stderr, "usage: driver PLUGIN.so FAKE_WORKER CACHE_DIR WORKER_LOG NONCE LOOPS\n");
@@ -1315,6 +1396,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   api = get();
+  live_fn = (int64_t (*)(void))dlsym(h, "stela_cpu_live_buffers");
+  if (live_fn == NULL) {
+    fprintf(stderr, "FAIL: no stela_cpu_live_buffers\n");
+    return 1;
+  }
+  int64_t live_start = live_fn();
   test_table();
   test_zero_args();
   test_client();
@@ -1324,6 +1411,9 @@ int main(int argc, char** argv) {
   test_multi();
   test_loops(loops);
   test_threads();
+  test_results();
+  /* Storages made and freed on threads that have exited count too. */
+  CHECK(live_fn() == live_start, "live %lld after all tests, want %lld", (long long)live_fn(), (long long)live_start);
   dlclose(h);
   if (failures > 0) {
     fprintf(stderr, "%d failures\n", failures);
