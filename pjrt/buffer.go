@@ -36,6 +36,10 @@ type Buffer struct {
 	// (cleanups.go); h.mu guards it.
 	cleanup    runtime.Cleanup
 	registered bool
+	// group, if not nil, frees the buffer instead of a cleanup of its
+	// own (bufgroup.go); slot is its place there.
+	group *groupRef
+	slot  int32
 
 	mu     sync.Mutex // guards the cached shape below
 	known  bool
@@ -56,7 +60,7 @@ func (c *Client) newBuffer(b *C.PJRT_Buffer) *Buffer {
 func (c *Client) initBuffer(buf *Buffer, b *C.PJRT_Buffer) {
 	buf.client = c
 	initHandle(&buf.h, c.core, unsafe.Pointer(b), c.plugin.destroyBuffer)
-	addCleanupLater(buf)
+	buf.join()
 }
 
 // adopt moves the buffer src owns into the zero Buffer dst; src is left
@@ -68,13 +72,14 @@ func (dst *Buffer) adopt(src *Buffer) {
 	if src.registered {
 		src.cleanup.Stop()
 	}
+	src.leave()
 	device := src.device
 	src.h.mu.Unlock()
 	dst.client = src.client
 	// src's client reference passes to dst.
 	dst.h.ptr, dst.h.free, dst.h.core = ptr, src.h.free, src.h.core
 	dst.device = device
-	addCleanupLater(dst)
+	dst.join()
 }
 
 // destroyBufferPtr frees a PJRT_Buffer: the free function of every buffer
@@ -644,6 +649,9 @@ func (b *Buffer) Destroy() {
 	b.h.ptr = nil
 	if ptr != nil && b.registered {
 		b.cleanup.Stop()
+	}
+	if ptr != nil {
+		b.leave()
 	}
 	b.h.mu.Unlock()
 	if ptr != nil {

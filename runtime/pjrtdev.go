@@ -7,8 +7,10 @@ import (
 	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/lowering"
@@ -21,6 +23,55 @@ type pjrtDevice struct {
 	p    *platform
 	dev  *pjrt.Device
 	name string
+
+	// slab is where the device's next small results go (resultSlab).
+	slabMu   sync.Mutex
+	slab     weak.Pointer[resultSlab]
+	slabNext int
+}
+
+// Small results are made in slabs: slabLen result objects in one
+// allocation, whose PJRT buffers share one cleanup (pjrt.BufferGroup).
+// A cleanup per result was most of the Go runtime's cost of an eager op
+// (registering it, and the collector's and sweeper's work on it). A
+// slab, and every buffer in it not freed, goes when none of its results
+// is reachable: one live result keeps at most slabLen-1 others of at most
+// slabMaxBytes each. The device holds its current slab weakly, so a slab
+// never filled does not keep its results.
+const (
+	slabLen      = 32
+	slabMaxBytes = 1024
+)
+
+type resultSlab struct {
+	bufs  [slabLen]pjrtBuffer
+	group *pjrt.BufferGroup
+}
+
+// newResult returns a zero result object for an execution's result of
+// type t on d, from d's slab if t is small.
+func (d *pjrtDevice) newResult(t ir.Type) *pjrtBuffer {
+	if int64(t.NumElements())*int64(max(t.DType.Size(), 1)) > slabMaxBytes {
+		b := &pjrtBuffer{typ: t, dev: d}
+		b.pb = &b.own
+		return b
+	}
+	d.slabMu.Lock()
+	s := d.slab.Value()
+	if s == nil || d.slabNext == slabLen {
+		s = new(resultSlab)
+		s.group = pjrt.NewBufferGroup(d.p.client, s, slabLen)
+		d.slab = weak.Make(s)
+		d.slabNext = 0
+	}
+	i := d.slabNext
+	d.slabNext++
+	d.slabMu.Unlock()
+	b := &s.bufs[i]
+	b.typ, b.dev = t, d
+	b.pb = &b.own
+	b.own.Place(s.group, i)
+	return b
 }
 
 // compiled is a program compiled by a platform's plugin: portable, so it
@@ -209,8 +260,7 @@ func (d *pjrtDevice) runTo(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc)
 	var ownArr [2]*pjrt.Buffer
 	res, owns := resArr[:0], ownArr[:0]
 	for _, t := range c.results {
-		b := &pjrtBuffer{typ: t, dev: d}
-		b.pb = &b.own
+		b := d.newResult(t)
 		res = append(res, b)
 		owns = append(owns, b.pb)
 	}

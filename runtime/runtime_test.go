@@ -345,3 +345,67 @@ func TestEagerSizesAcrossAllocatorClasses(t *testing.T) {
 		t.Errorf("live buffers %d after the loops, %d before", n, before)
 	}
 }
+
+// Small eager results are made in slabs whose buffers share one cleanup
+// (pjrtdev.go's resultSlab): a reachable result keeps at most its slab's
+// other results, a freed one is not freed again when its slab goes, and
+// large results are not in slabs.
+func TestResultSlabs(t *testing.T) {
+	settle := func() int64 {
+		n := int64(-1)
+		for range 20 {
+			pjrt.FlushCleanups()
+			goruntime.GC()
+			time.Sleep(time.Millisecond)
+			pjrt.FlushCleanups()
+			m := live(t)
+			if m == n {
+				break
+			}
+			n = m
+		}
+		return n
+	}
+	const slabLen = 32 // pjrtdev.go
+	for _, n := range []int{16, 1024} {
+		small := n*4 <= 1024
+		y := tensor.FromSlice(make([]float32, n), n)
+		x := tensor.FromSlice(make([]float32, n), n)
+		_ = tensor.Add(x, y).Float32s() // compile before counting
+		before := settle()
+
+		// One result kept: its slab's others stay until it goes.
+		var kept *tensor.Tensor
+		for i := range 100 {
+			z := tensor.Add(x, y)
+			if i == 40 {
+				kept = z
+			}
+		}
+		held := settle() - before
+		if small && (held < 1 || held > slabLen) || !small && held != 1 {
+			t.Errorf("f32[%d]: %d live buffers with one result kept, want %s", n, held, map[bool]string{true: "1 to 32", false: "1"}[small])
+		}
+		if got := kept.Float32s(); got[0] != 0 {
+			t.Errorf("f32[%d]: kept result %v", n, got[0])
+		}
+		kept = nil
+		if got := settle() - before; got != 0 {
+			t.Errorf("f32[%d]: %d live buffers after dropping every result, want 0", n, got)
+		}
+
+		// Freed results are not freed again when their slab is collected
+		// (a second destroy would take the count below its start).
+		for i := range 3 * slabLen {
+			z := tensor.Add(x, y)
+			if i%2 == 0 {
+				z.Free()
+			}
+		}
+		if got := settle() - before; got != 0 {
+			t.Errorf("f32[%d]: %d live buffers after freeing half the results and dropping the rest, want 0", n, got)
+		}
+		goruntime.KeepAlive(x)
+		goruntime.KeepAlive(y)
+	}
+}
