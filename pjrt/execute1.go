@@ -12,8 +12,9 @@ package pjrt
 //
 // First it destroys the ndead buffers of dead_, buffers of the same client
 // whose Go cleanups ran (deadbuffers.go says why here).
-static inline PJRT_Error* stela_execute1(const PJRT_Api* api, uintptr_t exe_, uintptr_t device_,
+static inline PJRT_Error* stela_execute1(uintptr_t api_, uintptr_t exe_, uintptr_t device_,
     uintptr_t args_, size_t nargs, uintptr_t outs_, uintptr_t dead_, size_t ndead) {
+  const PJRT_Api* api = (const PJRT_Api*)api_;
   stela_destroy_buffers(api, (PJRT_Buffer* const*)dead_, ndead);
   PJRT_LoadedExecutable* exe = (PJRT_LoadedExecutable*)exe_;
   PJRT_Device* device = (PJRT_Device*)device_;
@@ -177,7 +178,7 @@ func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buff
 	}
 	dead := unsafe.Slice((*unsafe.Pointer)(table), n)[nio:n]
 	ndead := c.core.dead.take(dead)
-	perr := C.stela_execute1(c.plugin.api, C.uintptr_t(uintptr(e.h.ptr)), C.uintptr_t(uintptr(unsafe.Pointer(dev.ptr))),
+	perr := C.stela_execute1(C.uintptr_t(uintptr(unsafe.Pointer(c.plugin.api))), C.uintptr_t(uintptr(e.h.ptr)), C.uintptr_t(uintptr(unsafe.Pointer(dev.ptr))),
 		C.uintptr_t(argp), C.size_t(len(cargs)), C.uintptr_t(uintptr(unsafe.Pointer(&couts[0]))),
 		C.uintptr_t(uintptr(unsafe.Pointer(&dead[0]))), C.size_t(ndead))
 	c.core.releaseN(ndead)
