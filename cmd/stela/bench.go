@@ -32,9 +32,10 @@ import (
 // is one warm-up call (which compiles), then --runs timed calls, each
 // ending at a sync point (Tensor.Err waits for the computation without
 // copying its result to Go), reported as their median. With --torch the
-// same workloads run in PyTorch (test/bench/torch_bench.py, Debian's
-// python3-torch) in the same invocation, workload by workload so that both
-// see the same machine load, and each issue target is checked.
+// same workloads run in PyTorch (test/bench/torch_bench.py --serve,
+// Debian's python3-torch, one process for the invocation), and each issue
+// target is checked; the timed runs of a measurement a target compares run
+// interleaved with PyTorch's, one by one (bencher.measure says why).
 
 // benchChildEnv marks the child processes of W6: `stela bench` with it set
 // measures one compile in a fresh process instead of running workloads.
@@ -78,6 +79,32 @@ func benchTorchMetrics() []string {
 		out = append(out, "W3\t"+w3Metric(n))
 	}
 	return append(out, "W5\t"+w5Metric)
+}
+
+// benchTorchMetricsOf is the metrics of workload that PyTorch measures too.
+func benchTorchMetricsOf(workload string) []string {
+	var out []string
+	for _, wm := range benchTorchMetrics() {
+		if w, m, _ := strings.Cut(wm, "\t"); w == workload {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// benchVsTorch are issue 5's targets against PyTorch eager: Stela's mode
+// of the workload against PyTorch on every metric of the workload; want is
+// the least ratio, strict makes it exclusive. These are also the
+// measurements that run interleaved with PyTorch's (bencher.measure).
+var benchVsTorch = []struct {
+	workload, mode, desc string
+	want                 float64
+	strict               bool
+}{
+	{"W1", "eager", "no slower than PyTorch eager", 1, false},
+	{"W2", "compiled", "at least 3x faster than PyTorch eager", 3, false},
+	{"W3", "compiled", "at least 90% of PyTorch", 0.9, false},
+	{"W5", "compiled", "faster than PyTorch eager", 1, true},
 }
 
 // benchResult is one measurement, and one line of `stela bench --json`.
@@ -135,6 +162,10 @@ type bencher struct {
 	stderr  io.Writer
 	results []benchResult
 	failed  bool
+	// tb is PyTorch's side with --torch, else nil; torchResults are its
+	// results by "WORKLOAD<TAB>METRIC", kept for b.torch.
+	tb           *torchBench
+	torchResults map[string]benchResult
 }
 
 func runBench(argv []string, stdout, stderr io.Writer) error {
@@ -182,7 +213,7 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 		if threads <= 0 {
 			threads = benchPoolSize()
 		}
-		tb = newTorchBench(*python, *script, *runs, threads)
+		tb = newTorchBench(*python, *script, threads)
 		tb.device = *torchDevice
 		if tb.device == "" {
 			tb.device = "cpu"
@@ -190,18 +221,28 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 				tb.device = "cuda"
 			}
 		}
+		b.tb = tb
+		defer tb.stop()
 	}
 	if !b.json {
 		threads := ""
 		if *device == "cpu" || strings.HasPrefix(*device, "cpu:") {
 			threads = ", " + benchThreads()
 		}
-		fmt.Fprintf(b.lines, "stela bench: device %s%s; %d CPUs, GOMAXPROCS %d; median of %d run(s) after 1 warm-up\n",
-			*device, threads, goruntime.NumCPU(), goruntime.GOMAXPROCS(0), *runs)
+		interleaved := ""
+		if tb != nil {
+			interleaved = "; Stela and PyTorch runs alternate (A B B A ...)"
+		}
+		fmt.Fprintf(b.lines, "stela bench: device %s%s; %d CPUs, GOMAXPROCS %d; median of %d run(s) after 1 warm-up%s\n",
+			*device, threads, goruntime.NumCPU(), goruntime.GOMAXPROCS(0), *runs, interleaved)
 	}
 	for _, w := range benchWorkloads {
 		if !slices.Contains(names, w.name) {
 			continue
+		}
+		torchToo := tb != nil && len(benchTorchMetricsOf(w.name)) > 0
+		if torchToo {
+			b.startTorch() // before Stela's runs: importing torch takes seconds of CPU
 		}
 		var err error
 		if perr := benchCatch(func() { err = w.run(b) }); perr != nil {
@@ -210,8 +251,8 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			b.fail(benchResult{Workload: w.name, Metric: w.doc}, err)
 		}
-		if tb != nil && w.name != "W6" { // compile latency has no PyTorch counterpart
-			b.torch(tb, w.name)
+		if torchToo {
+			b.torch(w.name)
 		}
 	}
 	targets := checkBenchTargets(b.results, tb != nil)
@@ -262,25 +303,59 @@ func benchPoolSize() int {
 	return goruntime.NumCPU()
 }
 
-// measure runs fn once to warm up, then runs times, and returns the timed
-// durations. A panic (a failed op panics with its located error, a
+// measure runs fn once to warm up, then b.runs times, and returns the
+// timed durations. A panic (a failed op panics with its located error, a
 // jit.Compile'd function with its compile error) becomes an error, so that
 // the other workloads still run.
-func (b *bencher) measure(fn func() error) ([]time.Duration, error) {
-	var ds []time.Duration
-	err := benchCatch(func() {
-		if err := fn(); err != nil {
-			panic(err)
+//
+// With --torch, a measurement that an issue target compares with PyTorch
+// (benchVsTorch) is interleaved with PyTorch's of the same metric: Stela's
+// warm-up, PyTorch's, then the timed runs of the two alternating in
+// benchSchedule's order. The machine's speed changes from second to second,
+// so measuring one side's runs in a block and the other's after them
+// compares different machines; alternating single runs gives both the same
+// mix. PyTorch's result is kept for b.torch, which prints it after Stela's
+// lines of the workload. A failure on either side ends that side's runs,
+// not the other's.
+func (b *bencher) measure(workload, mode, metric string, fn func() error) ([]time.Duration, error) {
+	call := func() error {
+		var err error
+		if perr := benchCatch(func() { err = fn() }); perr != nil {
+			return perr
 		}
-		for range b.runs {
-			start := time.Now()
-			if err := fn(); err != nil {
-				panic(err)
-			}
+		return err
+	}
+	tm := b.torchPartner(workload, mode, metric)
+	var ds []time.Duration
+	err := call()
+	tm.warmup()
+	for _, stela := range benchSchedule(b.runs) {
+		if !stela {
+			tm.run()
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		start := time.Now()
+		if err = call(); err == nil {
 			ds = append(ds, time.Since(start))
 		}
-	})
+	}
+	tm.finish()
 	return ds, err
+}
+
+// benchSchedule is the order of an interleaved measurement's timed runs,
+// true for Stela's, runs of each: A B B A A B B A ... Neither side always
+// goes first in a pair, and a side's runs follow the other side's about as
+// often as its own.
+func benchSchedule(runs int) []bool {
+	out := make([]bool, 2*runs)
+	for i := range out {
+		out[i] = (i+1)/2%2 == 0
+	}
+	return out
 }
 
 // benchCatch runs fn and returns what it panics with as an error.
@@ -450,7 +525,7 @@ func benchMaxDiff(a, b *tensor.Tensor) float64 {
 func benchW1(b *bencher) error {
 	x := benchRandom(1, 16)
 	y := benchRandom(2, 16)
-	ds, err := b.measure(func() error {
+	ds, err := b.measure("W1", "eager", w1Metric, func() error {
 		z := x
 		for range w1Ops {
 			z = tensor.Add(z, y)
@@ -481,7 +556,7 @@ func benchW2(b *bencher) error {
 	var eagerOut *tensor.Tensor
 	run := func(mode string, f func(x, a, c *tensor.Tensor) *tensor.Tensor) error {
 		var last *tensor.Tensor
-		ds, err := b.measure(func() error {
+		ds, err := b.measure("W2", mode, metric, func() error {
 			if last != nil {
 				last.Free()
 			}
@@ -517,7 +592,7 @@ func benchW3(b *bencher) error {
 		x := benchRandom(4, n, n)
 		y := benchRandom(5, n, n)
 		var last *tensor.Tensor
-		ds, err := b.measure(func() error {
+		ds, err := b.measure("W3", "compiled", metric, func() error {
 			if last != nil {
 				last.Free()
 			}
@@ -570,7 +645,7 @@ func benchW5(b *bencher) error {
 			fn = jit.Compile(fn, jit.WithName("bench_gpt2_small"))
 		}
 		var last *tensor.Tensor
-		ds, err := b.measure(func() error {
+		ds, err := b.measure("W5", mode, w5Metric, func() error {
 			if last != nil && last != eagerOut {
 				last.Free()
 			}
@@ -754,17 +829,26 @@ func (b *bencher) child(exe, cacheDir string) (benchChildResult, error) {
 	return r, nil
 }
 
-// torchBench runs torch_bench.py.
+// torchBench is PyTorch's side: one torch_bench.py --serve process for the
+// invocation, started by startTorch, which takes one command a line and
+// answers each with one JSON object a line (its serve() documents the
+// protocol). Commands are answered before the next is sent, so PyTorch
+// never runs while Stela is being timed, nor the other way round.
 type torchBench struct {
 	python, script string
-	runs, threads  int
+	threads        int
 	device         string // torch_bench.py's --device
 	err            error  // why PyTorch cannot run; reported once
 	reported       bool
+
+	cmd    *exec.Cmd // nil before start and after stop
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *bytes.Buffer // read only after cmd.Wait
 }
 
-func newTorchBench(python, script string, runs, threads int) *torchBench {
-	tb := &torchBench{python: python, script: script, runs: runs, threads: threads}
+func newTorchBench(python, script string, threads int) *torchBench {
+	tb := &torchBench{python: python, script: script, threads: threads}
 	if tb.script == "" {
 		tb.script, tb.err = findTorchBenchScript()
 	}
@@ -791,64 +875,252 @@ func findTorchBenchScript() (string, error) {
 	}
 }
 
-// run runs one workload in PyTorch and returns its results.
-func (tb *torchBench) run(workload string) ([]benchResult, error) {
-	if tb.err != nil {
-		return nil, tb.err
+// name is the server's command line, for errors.
+func (tb *torchBench) name() string {
+	return tb.python + " " + filepath.Base(tb.script) + " --serve"
+}
+
+// start starts the server and waits until it has imported torch.
+func (tb *torchBench) start() error {
+	if tb.err != nil || tb.cmd != nil {
+		return tb.err
 	}
-	args := []string{tb.script, "--workload", workload, "--runs", strconv.Itoa(tb.runs), "--threads", strconv.Itoa(tb.threads)}
+	args := []string{tb.script, "--serve", "--threads", strconv.Itoa(tb.threads)}
 	if tb.device != "" && tb.device != "cpu" {
 		args = append(args, "--device", tb.device)
 	}
 	cmd := exec.Command(tb.python, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &errb
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:] // a Python traceback ends with the exception
-		}
-		return nil, fmt.Errorf("%s %s: %v: %s", tb.python, filepath.Base(tb.script), err, msg)
-	}
-	return parseTorchOutput(&out)
-}
-
-// parseTorchOutput reads torch_bench.py's JSON lines.
-func parseTorchOutput(r io.Reader) ([]benchResult, error) {
-	var rs []benchResult
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var res benchResult
-		if err := json.Unmarshal(line, &res); err != nil {
-			return nil, fmt.Errorf("torch_bench.py printed %q: %v", line, err)
-		}
-		rs = append(rs, res)
-	}
-	return rs, sc.Err()
-}
-
-// torch runs one workload in PyTorch and prints its results. PyTorch being
-// unavailable is reported once, not a failure of the benchmark.
-func (b *bencher) torch(tb *torchBench, workload string) {
-	rs, err := tb.run(workload)
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		if !tb.reported {
-			fmt.Fprintf(b.stderr, "stela bench: PyTorch: %v\n", err)
-			tb.reported = true
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	tb.stderr = new(bytes.Buffer)
+	cmd.Stderr = tb.stderr
+	// A child the server leaves behind may hold its stderr open; Wait
+	// gives up on it after this.
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%s: %v", tb.name(), err)
+	}
+	tb.cmd, tb.stdin, tb.stdout = cmd, stdin, bufio.NewReader(stdout)
+	var ready struct {
+		Ready bool `json:"ready"`
+	}
+	if err := tb.read("", &ready); err != nil {
+		return err
+	}
+	if !ready.Ready {
+		return tb.fail(fmt.Errorf("%s started with a line other than {\"ready\": true, ...}", tb.name()))
+	}
+	return nil
+}
+
+// call sends one command and decodes its answer into v.
+func (tb *torchBench) call(command string, v any) error {
+	if tb.cmd == nil {
+		return fmt.Errorf("%s: not running", tb.name())
+	}
+	// Writing to a server that died fails; read then says how it died.
+	io.WriteString(tb.stdin, command+"\n")
+	return tb.read(command, v)
+}
+
+// read reads the answer to command ("" for the ready line) into v. The
+// server dying, printing something other than a JSON object, or answering
+// with an error is an error that says what it printed; the first two stop
+// it. There is no timeout: a hung PyTorch hangs the benchmark, as a hung
+// Stela run would.
+func (tb *torchBench) read(command string, v any) error {
+	after := ""
+	if command != "" {
+		after = fmt.Sprintf(" after %q", command)
+	}
+	line, err := tb.stdout.ReadBytes('\n')
+	if err != nil {
+		if len(bytes.TrimSpace(line)) > 0 { // a last line without a newline
+			return tb.fail(fmt.Errorf("%s printed %q%s, then %v", tb.name(), line, after, err))
 		}
-		tb.err = err
+		return tb.died(after)
+	}
+	line = bytes.TrimSpace(line)
+	var e struct {
+		Error *string `json:"error"`
+	}
+	if err := json.Unmarshal(line, &e); err != nil || line[0] != '{' {
+		return tb.fail(fmt.Errorf("%s printed %q%s, not a JSON object", tb.name(), line, after))
+	}
+	if e.Error != nil {
+		return fmt.Errorf("%s: %s: %s", tb.name(), command, *e.Error)
+	}
+	if err := json.Unmarshal(line, v); err != nil {
+		return tb.fail(fmt.Errorf("%s printed %q%s: %v", tb.name(), line, after, err))
+	}
+	return nil
+}
+
+// died is the error of a server whose stdout ended: its exit status and
+// the last line of its stderr (a Python traceback ends with the exception).
+func (tb *torchBench) died(after string) error {
+	tb.stdin.Close()
+	err := tb.cmd.Wait()
+	tb.cmd = nil
+	if err == nil {
+		err = fmt.Errorf("exited")
+	}
+	msg := strings.TrimSpace(tb.stderr.String())
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	if msg != "" {
+		msg = ": " + msg
+	}
+	return fmt.Errorf("%s: %v%s%s", tb.name(), err, after, msg)
+}
+
+// fail stops a server that cannot be trusted any more and returns err.
+func (tb *torchBench) fail(err error) error {
+	if tb.cmd != nil {
+		tb.cmd.Process.Kill()
+		tb.stdin.Close()
+		tb.cmd.Wait()
+		tb.cmd = nil
+	}
+	return err
+}
+
+// stop asks the server to quit and waits for it, killing it if it does not
+// exit in a few seconds.
+func (tb *torchBench) stop() {
+	if tb.cmd == nil {
 		return
 	}
-	for _, r := range rs {
-		if r.Error != "" {
-			b.failed = true
+	io.WriteString(tb.stdin, "quit\n")
+	tb.stdin.Close()
+	p := tb.cmd.Process
+	t := time.AfterFunc(5*time.Second, func() { p.Kill() })
+	tb.cmd.Wait()
+	t.Stop()
+	tb.cmd = nil
+}
+
+// startTorch starts PyTorch's server if it is not running yet.
+func (b *bencher) startTorch() {
+	if err := b.tb.start(); err != nil {
+		b.torchFailed(err)
+	}
+}
+
+// torchFailed reports why PyTorch cannot run, once, and stops using it:
+// that is not a failure of the benchmark.
+func (b *bencher) torchFailed(err error) {
+	tb := b.tb
+	if !tb.reported {
+		fmt.Fprintf(b.stderr, "stela bench: PyTorch: %v\n", err)
+		tb.reported = true
+	}
+	tb.err = err
+	tb.fail(nil)
+}
+
+// torchMeasurement is PyTorch's side of one measurement. Its methods do
+// nothing on a nil receiver (no PyTorch) or once PyTorch has failed.
+type torchMeasurement struct {
+	b                *bencher
+	workload, metric string
+	runs             int // timed runs answered
+}
+
+// torchPartner is PyTorch's side of Stela's measurement of mode if a
+// target compares that with PyTorch on metric, else nil.
+func (b *bencher) torchPartner(workload, mode, metric string) *torchMeasurement {
+	if b.tb == nil || !slices.Contains(benchTorchMetricsOf(workload), metric) {
+		return nil
+	}
+	for _, v := range benchVsTorch {
+		if v.workload == workload && v.mode == mode {
+			return &torchMeasurement{b: b, workload: workload, metric: metric}
 		}
-		b.emit(r)
+	}
+	return nil
+}
+
+func (tm *torchMeasurement) do(command string, v any) bool {
+	if tm == nil || tm.b.tb.err != nil {
+		return false
+	}
+	if err := tm.b.tb.call(command+" "+tm.workload+" "+tm.metric, v); err != nil {
+		tm.b.torchFailed(err)
+		return false
+	}
+	return true
+}
+
+// warmup is PyTorch's warm-up call (the first makes the inputs).
+func (tm *torchMeasurement) warmup() {
+	var r struct {
+		Warmup *float64 `json:"warmup"`
+	}
+	if tm.do("warmup", &r) && r.Warmup == nil {
+		tm.b.torchFailed(fmt.Errorf("%s: warmup %s %s: no \"warmup\" in the answer", tm.b.tb.name(), tm.workload, tm.metric))
+	}
+}
+
+// run is one timed run of PyTorch's.
+func (tm *torchMeasurement) run() {
+	var r struct {
+		Sample *float64 `json:"sample"`
+	}
+	if !tm.do("run", &r) {
+		return
+	}
+	if r.Sample == nil {
+		tm.b.torchFailed(fmt.Errorf("%s: run %s %s: no \"sample\" in the answer", tm.b.tb.name(), tm.workload, tm.metric))
+		return
+	}
+	tm.runs++
+}
+
+// finish fetches PyTorch's result over its timed runs, for b.torch.
+func (tm *torchMeasurement) finish() {
+	if tm == nil || tm.runs == 0 {
+		return
+	}
+	var r benchResult
+	if !tm.do("result", &r) {
+		return
+	}
+	if r.Workload != tm.workload || r.Metric != tm.metric || r.Mode != "torch-eager" || r.Runs != tm.runs {
+		tm.b.torchFailed(fmt.Errorf("%s: result %s %s: got %s %s %s over %d runs, want torch-eager over %d",
+			tm.b.tb.name(), tm.workload, tm.metric, r.Workload, r.Mode, r.Metric, r.Runs, tm.runs))
+		return
+	}
+	if tm.b.torchResults == nil {
+		tm.b.torchResults = map[string]benchResult{}
+	}
+	tm.b.torchResults[tm.workload+"\t"+tm.metric] = r
+}
+
+// torch prints PyTorch's results of workload, in the order of
+// benchTorchMetrics. A metric whose Stela measurement never ran (its
+// workload failed first) is measured by PyTorch alone.
+func (b *bencher) torch(workload string) {
+	for _, metric := range benchTorchMetricsOf(workload) {
+		key := workload + "\t" + metric
+		if _, ok := b.torchResults[key]; !ok {
+			tm := &torchMeasurement{b: b, workload: workload, metric: metric}
+			tm.warmup()
+			for range b.runs {
+				tm.run()
+			}
+			tm.finish()
+		}
+		if r, ok := b.torchResults[key]; ok {
+			b.emit(r)
+		}
 	}
 }
 
@@ -865,8 +1137,6 @@ func checkBenchTargets(rs []benchResult, torch bool) []benchTarget {
 		return nil
 	}
 	var ts []benchTarget
-	// vsTorch compares Stela's mode with PyTorch eager on every metric of
-	// the workload; want is the least ratio, strict makes it exclusive.
 	vsTorch := func(workload, mode, desc string, want float64, strict bool) {
 		for _, s := range rs {
 			if s.Workload != workload || s.Mode != mode || s.Error != "" {
@@ -893,10 +1163,9 @@ func checkBenchTargets(rs []benchResult, torch bool) []benchTarget {
 		}
 	}
 	if torch {
-		vsTorch("W1", "eager", "no slower than PyTorch eager", 1, false)
-		vsTorch("W2", "compiled", "at least 3x faster than PyTorch eager", 3, false)
-		vsTorch("W3", "compiled", "at least 90% of PyTorch", 0.9, false)
-		vsTorch("W5", "compiled", "faster than PyTorch eager", 1, true)
+		for _, v := range benchVsTorch {
+			vsTorch(v.workload, v.mode, v.desc, v.want, v.strict)
+		}
 	}
 	for _, c := range []struct {
 		metric, desc string

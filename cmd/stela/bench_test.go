@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,21 +89,189 @@ func TestBenchNum(t *testing.T) {
 	}
 }
 
-func TestParseTorchOutput(t *testing.T) {
-	out := `{"workload": "W1", "mode": "torch-eager", "metric": "add f32[16] x10000", "unit": "\u00b5s/op", "median": 4.5, "min": 4, "max": 5, "runs": 3, "samples": [4, 4.5, 5], "threads": 2, "torch_version": "1.13.0"}
+func TestBenchSchedule(t *testing.T) {
+	str := func(s []bool) string {
+		var b strings.Builder
+		for _, stela := range s {
+			if stela {
+				b.WriteByte('A')
+			} else {
+				b.WriteByte('B')
+			}
+		}
+		return b.String()
+	}
+	for runs, want := range map[int]string{1: "AB", 2: "ABBA", 3: "ABBAAB", 4: "ABBAABBA", 5: "ABBAABBAAB"} {
+		if got := str(benchSchedule(runs)); got != want {
+			t.Errorf("benchSchedule(%d) = %s, want %s", runs, got, want)
+		}
+	}
+}
 
-`
-	rs, err := parseTorchOutput(strings.NewReader(out))
+// The torchServe tests exercise the Go side of the torch_bench.py --serve
+// protocol against shell stand-ins for the server: what is sent, in which
+// order, and what happens when the server dies or prints something else.
+// PyTorch itself runs only in `stela bench --torch` (docs/performance.md).
+
+// fakeTorchServe writes a shell stand-in for torch_bench.py --serve (named
+// so, because errors name the script) whose command loop runs body for
+// each command $cmd with workload $w and metric $m, and returns a bencher
+// of runs runs that uses it, with its stderr.
+func fakeTorchServe(t *testing.T, runs int, body string) (*bencher, *bytes.Buffer) {
+	t.Helper()
+	sh, err := exec.LookPath("sh")
 	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "torch_bench.py")
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := []benchResult{{Workload: "W1", Mode: "torch-eager", Metric: "add f32[16] x10000", Unit: "µs/op",
-		Median: 4.5, Min: 4, Max: 5, Runs: 3, Samples: []float64{4, 4.5, 5}, Threads: 2, TorchVersion: "1.13.0"}}
-	if d := cmp.Diff(want, rs); d != "" {
-		t.Errorf("parseTorchOutput (-want +got):\n%s", d)
+	var stderr bytes.Buffer
+	b := &bencher{runs: runs, out: io.Discard, lines: io.Discard, stderr: &stderr}
+	b.tb = newTorchBench(sh, script, 1)
+	t.Cleanup(b.tb.stop)
+	return b, &stderr
+}
+
+// fakeTorchLoop is a well-behaved server; it appends "b" to $LOG for a
+// warm-up and "B" for a timed run.
+const fakeTorchLoop = `echo '{"ready": true, "torch_version": "fake", "threads": 1}'
+n=0
+while read -r cmd w m; do
+	case "$cmd" in
+	warmup) printf b >>"$LOG"; n=0; echo '{"warmup": 0.5}';;
+	run) printf B >>"$LOG"; n=$((n+1)); echo '{"sample": 2}';;
+	result) printf '{"workload": "%s", "mode": "torch-eager", "metric": "%s", "unit": "u", "median": 2, "min": 2, "max": 2, "runs": %d, "samples": [2], "threads": 1, "torch_version": "fake"}\n' "$w" "$m" "$n";;
+	quit) exit 0;;
+	*) echo '{"error": "bad command"}';;
+	esac
+done
+`
+
+func TestTorchServeInterleaves(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	b, stderr := fakeTorchServe(t, 3, "LOG="+log+"\n"+fakeTorchLoop)
+	logged := func() string {
+		t.Helper()
+		data, err := os.ReadFile(log)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		os.Remove(log)
+		return string(data)
 	}
-	if _, err := parseTorchOutput(strings.NewReader("Traceback (most recent call last):\n")); err == nil {
-		t.Error("parseTorchOutput accepted a non-JSON line")
+	stela := func() error { // Stela's side of the log
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = f.WriteString("A")
+		return err
+	}
+	b.startTorch()
+
+	// W1 eager has a target against PyTorch: the runs alternate, after
+	// both warm-ups.
+	ds, err := b.measure("W1", "eager", w1Metric, stela)
+	if err != nil || len(ds) != 3 {
+		t.Fatalf("measure: %d samples, %v; want 3, nil", len(ds), err)
+	}
+	if got, want := logged(), "AbABBAAB"; got != want {
+		t.Errorf("W1 eager ran %s, want %s (A Stela, B PyTorch, lower case warm-ups)", got, want)
+	}
+	// W2 eager has none: Stela alone.
+	b.measure("W2", "eager", w2Metric, stela)
+	if got, want := logged(), "AAAA"; got != want {
+		t.Errorf("W2 eager ran %s, want %s", got, want)
+	}
+	// W3 interleaves each size; b.torch prints PyTorch's results in
+	// metric order after the workload.
+	b.measure("W3", "compiled", w3Metric(1024), stela)
+	b.measure("W3", "compiled", w3Metric(2048), stela)
+	if got, want := logged(), "AbABBAABAbABBAAB"; got != want {
+		t.Errorf("W3 compiled ran %s, want %s", got, want)
+	}
+	b.torch("W1")
+	b.torch("W3")
+	// W5's Stela side never measured (its workload failed first, say):
+	// PyTorch measures alone.
+	b.torch("W5")
+	if got, want := logged(), "bBBB"; got != want {
+		t.Errorf("PyTorch alone ran %s, want %s", got, want)
+	}
+	var got []string
+	for _, r := range b.results {
+		got = append(got, fmt.Sprintf("%s %s %s runs %d", r.Workload, r.Mode, r.Metric, r.Runs))
+	}
+	want := []string{
+		"W1 torch-eager " + w1Metric + " runs 3",
+		"W3 torch-eager " + w3Metric(1024) + " runs 3",
+		"W3 torch-eager " + w3Metric(2048) + " runs 3",
+		"W5 torch-eager " + w5Metric + " runs 3",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("PyTorch's results (-want +got):\n%s", d)
+	}
+	if stderr.Len() != 0 || b.tb.err != nil {
+		t.Errorf("stderr %q, error %v; want neither", stderr, b.tb.err)
+	}
+	b.tb.stop()
+	if b.tb.cmd != nil {
+		t.Error("stop left the server running")
+	}
+}
+
+func TestTorchServeFailures(t *testing.T) {
+	// answer is the loop's answer to a timed run.
+	loop := func(answer string) string {
+		return strings.Replace(fakeTorchLoop, `printf B >>"$LOG"; n=$((n+1)); echo '{"sample": 2}'`, answer, 1)
+	}
+	for _, tc := range []struct {
+		name, script, want string
+	}{
+		{"no torch", "echo 'Traceback (most recent call last):' >&2\necho \"ModuleNotFoundError: No module named 'torch'\" >&2\nexit 1\n",
+			`torch_bench.py --serve: exit status 1: ModuleNotFoundError: No module named 'torch'`},
+		{"garbage at start", "echo hello\n",
+			`torch_bench.py --serve printed "hello", not a JSON object`},
+		{"not ready", "echo '{\"hello\": 1}'\nread -r x\n",
+			`torch_bench.py --serve started with a line other than {"ready": true, ...}`},
+		{"dies in a run", loop(`echo 'RuntimeError: boom' >&2; exit 3`),
+			`torch_bench.py --serve: exit status 3 after "run W1 add f32[16] x10000": RuntimeError: boom`},
+		{"garbage in a run", loop(`echo 'Warning: slow'`),
+			`torch_bench.py --serve printed "Warning: slow" after "run W1 add f32[16] x10000", not a JSON object`},
+		{"no sample", loop(`echo '{}'`),
+			`torch_bench.py --serve: run W1 add f32[16] x10000: no "sample" in the answer`},
+		{"error answer", loop(`echo '{"error": "RuntimeError: out of memory"}'`),
+			`torch_bench.py --serve: run W1 add f32[16] x10000: RuntimeError: out of memory`},
+		{"wrong result", strings.Replace(fakeTorchLoop, `"runs": %d`, `"runs": 9%d`, 1),
+			`torch_bench.py --serve: result W1 add f32[16] x10000: got W1 torch-eager add f32[16] x10000 over 93 runs, want torch-eager over 3`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, stderr := fakeTorchServe(t, 3, "LOG=/dev/null\n"+tc.script)
+			b.startTorch()
+			calls := 0
+			ds, err := b.measure("W1", "eager", w1Metric, func() error { calls++; return nil })
+			b.torch("W1")
+			// Stela's side is whole whatever PyTorch does.
+			if err != nil || len(ds) != 3 || calls != 4 {
+				t.Errorf("Stela: %d samples of %d calls, %v; want 3 of 4, nil", len(ds), calls, err)
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("stderr:\n%s\nwant it to contain\n%s", stderr, tc.want)
+			}
+			if n := strings.Count(stderr.String(), "stela bench: PyTorch:"); n != 1 {
+				t.Errorf("PyTorch's failure reported %d times, want once", n)
+			}
+			if len(b.results) != 0 {
+				t.Errorf("results %+v, want none from a failed PyTorch", b.results)
+			}
+			if b.tb.err == nil || b.tb.cmd != nil {
+				t.Errorf("after a failure: error %v, server running %v; want an error and no server", b.tb.err, b.tb.cmd != nil)
+			}
+		})
 	}
 }
 

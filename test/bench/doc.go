@@ -10,11 +10,22 @@
 //
 //	bash test/bench/run.sh [--workload W2] [--runs 7] [--json]
 //
+// `stela bench --torch` runs torch_bench.py --serve, one process for the
+// whole invocation that takes warmup, run and result commands on stdin, so
+// that Stela's timed runs and PyTorch's alternate one by one (A B B A ...).
+// This VM switches between a fast and a slow mode for seconds at a time;
+// a block of Stela's runs followed by a block of PyTorch's compares two
+// different machines (the W1 ratio swung from 0.66x to 2.1x that way),
+// while alternate runs give both sides the same mix. Each run is one timed
+// call, as in the one-shot mode (`--workload ... --runs N`), which stays
+// for running PyTorch's side alone and for the tests.
+//
 // Out: tests, never timings. torch_bench.py's metric names must equal
 // testdata/metrics.txt (cmd/stela checks its own against the same file);
 // its GPT-2 block must compute what frontend/examples/transformer.go
 // computes (the small config, Stela on the reference evaluator, PyTorch on
 // the same inputs as .npy files); its JSON lines must carry the fields
 // `stela bench` reads. The tests skip, never fail, when /usr/bin/python3
-// (or $STELA_TORCH_PYTHON) cannot import torch and numpy.
+// (or $STELA_TORCH_PYTHON) cannot import torch and numpy. The Go side of
+// the --serve protocol is tested in cmd/stela against shell stand-ins.
 package bench

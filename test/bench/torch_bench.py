@@ -7,8 +7,7 @@ prints, with mode "torch-eager" and the thread count PyTorch used:
 
     /usr/bin/python3 test/bench/torch_bench.py [--workload W1,W2,W3,W5] [--runs N] [--threads N] [--device cpu|cuda]
 
-`stela bench --torch` runs it workload by workload and compares. Use
-Debian's python3-torch (/usr/bin/python3), not another Python on PATH.
+Use Debian's python3-torch (/usr/bin/python3), not another Python on PATH.
 
 Every measurement is one warm-up call, then --runs timed calls; the median
 is reported. With --device cuda the tensors live on the GPU and each timed
@@ -22,6 +21,12 @@ call ends with torch.cuda.synchronize(), as Stela's end at a sync point. The wor
       12 heads, MLP 3072: frontend/examples/transformer.go op for op
       (pre-LayerNorm, x @ w + b projections, causal mask by where(row >=
       col, scores, -1e9), softmax, tanh GELU, two residuals)
+
+--serve is how `stela bench --torch` runs it: one process for the whole
+invocation, taking "warmup", "run" and "result" commands on stdin (see
+serve()), so that Stela's timed runs and PyTorch's can alternate one by one
+and both sides of a comparison see the same machine conditions. Each "run"
+is one timed call exactly as above; "result" prints the same object.
 
 --list prints the metric names, one "WORKLOAD<TAB>METRIC" a line.
 
@@ -59,50 +64,67 @@ def w3_metric(n):
 METRICS = [("W1", W1_METRIC), ("W2", W2_METRIC)] + [("W3", w3_metric(n)) for n in W3_SIZES] + [("W5", W5_METRIC)]
 
 
-def summary(workload, metric, unit, samples, **extra):
-    s = sorted(samples)
+def median(v):
+    s = sorted(v)
     n = len(s)
-    med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-    r = {
-        "workload": workload,
-        "mode": "torch-eager",
-        "metric": metric,
-        "unit": unit,
-        "median": med,
-        "min": s[0],
-        "max": s[-1],
-        "runs": n,
-        "samples": samples,
-        "threads": torch.get_num_threads(),
-        "torch_version": torch.__version__,
-    }
-    if DEVICE != "cpu":
-        r["device"] = DEVICE
-    r.update(extra)
-    return r
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
-def measure(fn, runs):
-    """Seconds per call of fn: one warm-up, then runs timed calls."""
-    def call():
-        fn()
+class Measurement:
+    """One metric of a workload: fn is one call of it, sample turns a call's
+    seconds into the metric's unit, derived(result, seconds) gives the
+    result's "derived" values (other units of the median), if any."""
+
+    def __init__(self, workload, metric, unit, fn, sample, derived=None):
+        self.workload, self.metric, self.unit = workload, metric, unit
+        self.fn, self.sample, self.derived = fn, sample, derived
+
+    def call(self):
+        """One call, ending at a sync point; returns its seconds."""
+        t = time.perf_counter()
+        self.fn()
         if DEVICE != "cpu":
             torch.cuda.synchronize()
+        return time.perf_counter() - t
 
-    call()
-    out = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        call()
-        out.append(time.perf_counter() - t)
-    return out
+    def result(self, seconds):
+        """The JSON object of `stela bench --json`, from the timed calls."""
+        samples = [self.sample(t) for t in seconds]
+        s = sorted(samples)
+        r = {
+            "workload": self.workload,
+            "mode": "torch-eager",
+            "metric": self.metric,
+            "unit": self.unit,
+            "median": median(samples),
+            "min": s[0],
+            "max": s[-1],
+            "runs": len(s),
+            "samples": samples,
+            "threads": torch.get_num_threads(),
+            "torch_version": torch.__version__,
+        }
+        if DEVICE != "cpu":
+            r["device"] = DEVICE
+        if self.derived:
+            r["derived"] = self.derived(r, seconds)
+        return r
+
+
+def measure(m, runs):
+    """Seconds per call of m: one warm-up, then runs timed calls."""
+    m.call()
+    return [m.call() for _ in range(runs)]
 
 
 def rand(*shape):
     return torch.rand(*shape, dtype=torch.float32, device=DEVICE) * 4 - 2
 
 
-def w1(runs):
+# Each workload function makes its inputs and returns its Measurements.
+
+
+def w1():
     x, y = rand(16), rand(16)
 
     def rep():
@@ -111,32 +133,26 @@ def w1(runs):
             z = z + y
         return z
 
-    ts = measure(rep, runs)
-    return [summary("W1", W1_METRIC, "\u00b5s/op", [t * 1e6 / W1_OPS for t in ts])]
+    return [Measurement("W1", W1_METRIC, "\u00b5s/op", rep, lambda t: t * 1e6 / W1_OPS)]
 
 
-def w2(runs):
+def w2():
     n = 4194304
     x = rand(n)
     a = torch.tensor(0.75, dtype=torch.float32, device=DEVICE)
     b = torch.tensor(0.25, dtype=torch.float32, device=DEVICE)
-    ts = measure(lambda: F.gelu(x * a + b, approximate="tanh"), runs)
-    r = summary("W2", W2_METRIC, "ms", [t * 1e3 for t in ts])
-    r["derived"] = {"GB/s": 2 * 4 * n / (r["median"] / 1e3) / 1e9}
-    return [r]
+    return [Measurement("W2", W2_METRIC, "ms", lambda: F.gelu(x * a + b, approximate="tanh"), lambda t: t * 1e3,
+                        lambda r, _: {"GB/s": 2 * 4 * n / (r["median"] / 1e3) / 1e9})]
 
 
-def w3(runs):
+def w3():
     out = []
     for n in W3_SIZES:
         x, y = rand(n, n), rand(n, n)
-        ts = measure(lambda: torch.matmul(x, y), runs)
         flops = 2.0 * n * n * n
-        r = summary("W3", w3_metric(n), "GFLOP/s", [flops / t / 1e9 for t in ts])
-        ms = sorted(t * 1e3 for t in ts)
-        k = len(ms)
-        r["derived"] = {"ms": ms[k // 2] if k % 2 else (ms[k // 2 - 1] + ms[k // 2]) / 2}
-        out.append(r)
+        out.append(Measurement("W3", w3_metric(n), "GFLOP/s", lambda x=x, y=y: torch.matmul(x, y),
+                               lambda t, flops=flops: flops / t / 1e9,
+                               lambda r, ts: {"ms": median([t * 1e3 for t in ts])}))
     return out
 
 
@@ -181,14 +197,70 @@ class Block:
         return a @ wo + bo
 
 
-def w5(runs):
+def w5():
     blk = Block()
     args = blk.inputs()
-    ts = measure(lambda: blk.forward(*args), runs)
-    return [summary("W5", W5_METRIC, "ms", [t * 1e3 for t in ts])]
+    return [Measurement("W5", W5_METRIC, "ms", lambda: blk.forward(*args), lambda t: t * 1e3)]
 
 
 WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W5": w5}
+
+
+def serve():
+    """The --serve loop: `stela bench --torch` interleaves its runs with
+    these, one command a line on stdin, one JSON object a line on stdout.
+
+    First, once torch is imported and set up: {"ready": true, ...}.
+      warmup WORKLOAD METRIC  makes the workload's inputs if it is new,
+                              calls the metric once, forgets its samples:
+                              {"warmup": SECONDS}
+      run WORKLOAD METRIC     one timed call: {"sample": VALUE_IN_UNIT}
+      result WORKLOAD METRIC  the metric's result over its runs since the
+                              warm-up, the object the one-shot mode prints
+      quit                    (or end of input) exits
+    A command that fails answers {"error": MESSAGE}; the loop goes on.
+    """
+    print(json.dumps({"ready": True, "torch_version": torch.__version__, "threads": torch.get_num_threads(),
+                      "device": DEVICE}), flush=True)
+    made = {}  # workload -> {metric: Measurement}
+    runs = {}  # (workload, metric) -> seconds of the timed calls since the warm-up
+
+    def find(workload, metric):
+        if workload not in WORKLOADS:
+            raise ValueError(f"unknown workload {workload!r} (have {', '.join(WORKLOADS)})")
+        if workload not in made:
+            made[workload] = {m.metric: m for m in WORKLOADS[workload]()}
+        if metric not in made[workload]:
+            raise ValueError(f"{workload} has no metric {metric!r} (have {', '.join(map(repr, made[workload]))})")
+        return made[workload][metric]
+
+    for line in iter(sys.stdin.readline, ""):
+        words = line.strip().split(maxsplit=2)
+        if not words:
+            continue
+        if words == ["quit"]:
+            break
+        try:
+            if len(words) != 3 or words[0] not in ("warmup", "run", "result"):
+                raise ValueError(f"bad command {line.strip()!r} (want warmup|run|result WORKLOAD METRIC, or quit)")
+            cmd, key = words[0], (words[1], words[2])
+            m = find(*key)
+            if cmd == "warmup":
+                reply = {"warmup": m.call()}
+                runs[key] = []
+            elif key not in runs:
+                raise ValueError(f"{cmd} {key[0]} {key[1]!r} before its warmup")
+            elif cmd == "run":
+                t = m.call()
+                runs[key].append(t)
+                reply = {"sample": m.sample(t)}
+            elif not runs[key]:
+                raise ValueError(f"result {key[0]} {key[1]!r} before any run")
+            else:
+                reply = m.result(runs[key])
+        except Exception as e:
+            reply = {"error": f"{type(e).__name__}: {e}"}
+        print(json.dumps(reply), flush=True)
 
 
 def check(args):
@@ -206,6 +278,7 @@ def main():
     p.add_argument("--runs", type=int, default=5, help="timed runs after one warm-up")
     p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (default: PyTorch's own choice)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (the workloads' tensors live there)")
+    p.add_argument("--serve", action="store_true", help="take warmup/run/result commands on stdin (stela bench --torch)")
     p.add_argument("--check", metavar="DIR", help="run the block on DIR/in*.npy and write DIR/out.npy")
     p.add_argument("--list", action="store_true", help="print WORKLOAD<TAB>METRIC per measurement and exit")
     p.add_argument("--batch", type=int, default=4)
@@ -230,6 +303,9 @@ def main():
         torch.set_num_threads(args.threads)
     torch.manual_seed(1)
     with torch.no_grad():
+        if args.serve:
+            serve()
+            return
         if args.check:
             check(args)
         workloads = args.workload if args.workload is not None else "" if args.check else ",".join(WORKLOADS)
@@ -237,8 +313,8 @@ def main():
             w = w.strip().upper()
             if w not in WORKLOADS:
                 sys.exit(f"torch_bench.py: unknown workload {w!r} (have {', '.join(WORKLOADS)})")
-            for r in WORKLOADS[w](args.runs):
-                print(json.dumps(r), flush=True)
+            for m in WORKLOADS[w]():
+                print(json.dumps(m.result(measure(m, args.runs))), flush=True)
 
 
 if __name__ == "__main__":
