@@ -32,7 +32,10 @@
 //     is made (cleanups.go), and a buffer whose cleanup ran is destroyed
 //     by the next execution on its client, in the same C call, or by that
 //     goroutine when executions stop (deadbuffers.go): both keep work off
-//     the dispatching goroutine and cache lines on its core.
+//     the dispatching goroutine and cache lines on its core. Buffers placed
+//     in a BufferGroup have no cleanup of their own: the group's, attached
+//     to the allocation that holds them all, frees those not destroyed
+//     (bufgroup.go).
 //   - The C client is destroyed only when the Client and every object made
 //     from it are gone, so objects can be destroyed in any order. After
 //     Client.Destroy nothing new can be made from the client
