@@ -74,9 +74,16 @@ func cleanupRegistrar() {
 		if len(batch) == 0 {
 			q.idle = true
 			q.Unlock()
-			// No buffers are being made: no executions will come to
-			// destroy the dead ones (deadbuffers.go).
-			flushDead()
+			// Nothing to register (buffers in groups have no cleanup of
+			// their own, so buffers may still be being made). Dead
+			// buffers are left to the executions of their client while
+			// it runs any; those of a client that has stopped are
+			// destroyed here (deadbuffers.go). While some are queued,
+			// look again after a poll.
+			if flushStaleDead() {
+				time.Sleep(cleanupPoll)
+				continue
+			}
 			<-q.wake
 			continue
 		}

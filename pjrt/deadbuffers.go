@@ -24,10 +24,12 @@ import (
 // TryLock, so the dispatching goroutine never waits for the goroutine
 // that queues them.
 //
-// A client that stops executing does not keep its dead buffers: the
-// cleanup registrar destroys them when it finds no new buffers, and in
-// every round those of a client no execution took any from since its
-// last round (a full queue is destroyed by whoever fills it).
+// A client that stops executing does not keep its dead buffers: in every
+// round, the cleanup registrar destroys those of a client on which no
+// execution ran since its last round, and it keeps making rounds while
+// any are queued (a full queue is destroyed by whoever fills it). It
+// leaves the others alone: destroyed on the registrar's core, they were
+// the cross-core traffic this queue exists to avoid.
 
 // deadCap is the most dead buffers a client queues; a full queue is
 // destroyed by the cleanup that fills it.
@@ -38,9 +40,9 @@ const deadCap = 16384
 type deadQueue struct {
 	mu   sync.Mutex
 	bufs []unsafe.Pointer
-	// takes counts executions that took dead buffers; seen is its value
-	// at the registrar's last look (flushStaleDead).
-	takes, seen uint64
+	// execs counts the executions that looked at the queue; seen is its
+	// value at the registrar's last look (flushStaleDead).
+	execs, seen uint64
 }
 
 // deadCores are the clients with queued dead buffers (each holding client
@@ -97,12 +99,12 @@ func (q *deadQueue) take(dst []unsafe.Pointer) int {
 	if !q.mu.TryLock() {
 		return 0
 	}
+	q.execs++
 	n := len(q.bufs)
 	k := min(n, len(dst))
 	if k > 0 {
 		copy(dst, q.bufs[n-k:])
 		q.bufs = q.bufs[:n-k]
-		q.takes++
 	}
 	q.mu.Unlock()
 	return k
@@ -121,14 +123,15 @@ func (c *clientCore) destroyDead(list []unsafe.Pointer) {
 // flushDead destroys every queued dead buffer of every client.
 func flushDead() { flushDeadWhere(false) }
 
-// flushStaleDead destroys the queued dead buffers of the clients no
-// execution took any from since the last call: a program that makes
-// buffers without executing anything (a loop of transfers) must not keep
-// its dead ones until the queue is full. The cleanup registrar calls it
-// every round.
-func flushStaleDead() { flushDeadWhere(true) }
+// flushStaleDead destroys the queued dead buffers of the clients on which
+// no execution ran since the last call: a program that makes buffers
+// without executing anything (a loop of transfers), or stops, must not
+// keep its dead ones until the queue is full. It reports whether dead
+// buffers are still queued (for executions to take). The cleanup
+// registrar calls it every round.
+func flushStaleDead() bool { return flushDeadWhere(true) }
 
-func flushDeadWhere(staleOnly bool) {
+func flushDeadWhere(staleOnly bool) (left bool) {
 	deadCores.Lock()
 	cores := make([]*clientCore, 0, len(deadCores.m))
 	for c := range deadCores.m {
@@ -141,10 +144,11 @@ func flushDeadWhere(staleOnly bool) {
 	for _, c := range cores {
 		q := &c.dead
 		q.mu.Lock()
-		stale := q.takes == q.seen
-		q.seen = q.takes
+		stale := q.execs == q.seen
+		q.seen = q.execs
 		list := q.bufs
 		if len(list) == 0 || staleOnly && !stale {
+			left = left || len(list) > 0
 			q.mu.Unlock()
 			continue
 		}
@@ -152,4 +156,5 @@ func flushDeadWhere(staleOnly bool) {
 		q.mu.Unlock()
 		c.destroyDead(list)
 	}
+	return left
 }
