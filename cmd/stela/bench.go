@@ -328,8 +328,14 @@ func (b *bencher) measure(workload, mode, metric string, fn func() error) ([]tim
 	tm := b.torchPartner(workload, mode, metric)
 	var ds []time.Duration
 	err := call()
+	tm.settle()
 	tm.warmup()
+	prev := false // the side that ran last: PyTorch's warm-up
 	for _, stela := range benchSchedule(b.runs) {
+		if stela != prev {
+			tm.settle()
+		}
+		prev = stela
 		if !stela {
 			tm.run()
 			continue
@@ -1060,6 +1066,21 @@ func (tm *torchMeasurement) do(command string, v any) bool {
 }
 
 // warmup is PyTorch's warm-up call (the first makes the inputs).
+// benchSettle is the pause before a run that follows the other side's.
+// After a parallel call, OpenBLAS's idle worker threads spin (yielding)
+// for up to 2^28 cycles, about 0.1 s here, and PyTorch's OpenMP threads
+// spin too: without a pause, a run that followed the other side's shared
+// the two cores with its spinning threads (W3 1024³ measured 0.57x of
+// PyTorch interleaved, 1.1x in blocks).
+const benchSettle = 250 * time.Millisecond
+
+// settle pauses before switching sides, when there is a PyTorch side.
+func (tm *torchMeasurement) settle() {
+	if tm != nil && tm.b.tb.err == nil {
+		time.Sleep(benchSettle)
+	}
+}
+
 func (tm *torchMeasurement) warmup() {
 	var r struct {
 		Warmup *float64 `json:"warmup"`
