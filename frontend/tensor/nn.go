@@ -13,12 +13,16 @@ func Relu(x *Tensor) *Tensor {
 }
 
 // GELU is the tanh approximation of the Gaussian error linear unit, as in
-// GPT-2: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))).
+// GPT-2: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). It is computed as
+// x·σ(2√(2/π)·(x + 0.044715·x³)), the same function (0.5·(1 + tanh u) is
+// σ(2u)) in fewer, cheaper ops: the logistic costs less than tanh (no
+// separate small-argument polynomial), and for large negative x the sum
+// 1 + tanh u no longer cancels to 0 where the true value is merely tiny.
 func GELU(x *Tensor) *Tensor {
 	checkNotNil("gelu", x)
 	x3 := Mul(Mul(x, x), x)
-	inner := Mul(ScalarLike(x, math.Sqrt(2/math.Pi)), Add(x, Mul(ScalarLike(x, 0.044715), x3)))
-	return Mul(Mul(ScalarLike(x, 0.5), x), Add(ScalarLike(x, 1), Tanh(inner)))
+	inner := Mul(ScalarLike(x, 2*math.Sqrt(2/math.Pi)), Add(x, Mul(ScalarLike(x, 0.044715), x3)))
+	return Mul(x, Sigmoid(inner))
 }
 
 // Softmax is exp(x) / sum(exp(x)) along axis, computed as
