@@ -97,25 +97,19 @@ module @jit_transformer {
     %80 = stablehlo.add %78, %79 : tensor<2x16x256xf32>
     %81 = stablehlo.multiply %80, %80 : tensor<2x16x256xf32>
     %82 = stablehlo.multiply %81, %80 : tensor<2x16x256xf32>
-    %cst_13 = stablehlo.constant dense<0.797884583> : tensor<f32>
+    %cst_13 = stablehlo.constant dense<1.59576917> : tensor<f32>
     %cst_14 = stablehlo.constant dense<4.471500e-02> : tensor<f32>
     %83 = stablehlo.broadcast_in_dim %cst_14, dims = [] : (tensor<f32>) -> tensor<2x16x256xf32>
     %84 = stablehlo.multiply %83, %82 : tensor<2x16x256xf32>
     %85 = stablehlo.add %80, %84 : tensor<2x16x256xf32>
     %86 = stablehlo.broadcast_in_dim %cst_13, dims = [] : (tensor<f32>) -> tensor<2x16x256xf32>
     %87 = stablehlo.multiply %86, %85 : tensor<2x16x256xf32>
-    %cst_15 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
-    %88 = stablehlo.broadcast_in_dim %cst_15, dims = [] : (tensor<f32>) -> tensor<2x16x256xf32>
-    %89 = stablehlo.multiply %88, %80 : tensor<2x16x256xf32>
-    %cst_16 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %90 = stablehlo.tanh %87 : tensor<2x16x256xf32>
-    %91 = stablehlo.broadcast_in_dim %cst_16, dims = [] : (tensor<f32>) -> tensor<2x16x256xf32>
-    %92 = stablehlo.add %91, %90 : tensor<2x16x256xf32>
-    %93 = stablehlo.multiply %89, %92 : tensor<2x16x256xf32>
-    %94 = stablehlo.dot_general %93, %arg11, contracting_dims = [2] x [0], precision = [HIGHEST, HIGHEST] : (tensor<2x16x256xf32>, tensor<256x64xf32>) -> tensor<2x16x64xf32>
-    %95 = stablehlo.broadcast_in_dim %arg12, dims = [2] : (tensor<64xf32>) -> tensor<2x16x64xf32>
-    %96 = stablehlo.add %94, %95 : tensor<2x16x64xf32>
-    %97 = stablehlo.add %57, %96 : tensor<2x16x64xf32>
-    return %97 : tensor<2x16x64xf32>
+    %88 = stablehlo.logistic %87 : tensor<2x16x256xf32>
+    %89 = stablehlo.multiply %80, %88 : tensor<2x16x256xf32>
+    %90 = stablehlo.dot_general %89, %arg11, contracting_dims = [2] x [0], precision = [HIGHEST, HIGHEST] : (tensor<2x16x256xf32>, tensor<256x64xf32>) -> tensor<2x16x64xf32>
+    %91 = stablehlo.broadcast_in_dim %arg12, dims = [2] : (tensor<64xf32>) -> tensor<2x16x64xf32>
+    %92 = stablehlo.add %90, %91 : tensor<2x16x64xf32>
+    %93 = stablehlo.add %57, %92 : tensor<2x16x64xf32>
+    return %93 : tensor<2x16x64xf32>
   }
 }
