@@ -1011,7 +1011,10 @@ func (b *fb) loopFrom(lo, hi value.Value, body func(i value.Value)) {
 	body(phi)
 	next := b.cur.NewAdd(phi, i64(1))
 	next.OverflowFlags = []enum.OverflowFlag{enum.OverflowFlagNUW, enum.OverflowFlagNSW}
-	b.cur.NewCondBr(b.cur.NewICmp(enum.IPredSLT, next, hi), head, exit)
+	br := b.cur.NewCondBr(b.cur.NewICmp(enum.IPredSLT, next, hi), head, exit)
+	if b.cur == head {
+		b.e.interleaveMap(br, head)
+	}
 	phi.Incs = append(phi.Incs, ir.NewIncoming(next, b.cur))
 	b.cur = exit
 }
