@@ -542,6 +542,62 @@ func matchGELU(root *ir.Instr) *match {
 	return mt.done("stela.gelu_tanh", root)
 }
 
+// matchGELUSigmoid: x·σ(2√(2/π)·(x + 0.044715·x³)), x³ = (x·x)·x, the same
+// function as matchGELU's (0.5·(1 + tanh u) is σ(2u)) in the form
+// tensor.GELU builds.
+func matchGELUSigmoid(root *ir.Instr) *match {
+	if !root.Result().Type.DType.IsFloat() {
+		return nil
+	}
+	mt := newMatcher()
+	top := binary(root.Result(), ir.OpMultiply)
+	if top == nil {
+		return nil
+	}
+	var x *ir.Value
+	ok := mt.commute(top, func(xv, sv *ir.Value) bool {
+		sg := def(sv, ir.OpLogistic)
+		if sg == nil {
+			return false
+		}
+		x = xv
+		k := binary(sg.Args[0], ir.OpMultiply)
+		return k != nil && mt.commute(k, func(c, in *ir.Value) bool {
+			ad := binary(in, ir.OpAdd)
+			if ad == nil || !mt.scalarConst(c, 2*math.Sqrt(2/math.Pi)) {
+				return false
+			}
+			return mt.commute(ad, func(xx, cube *ir.Value) bool {
+				m := binary(cube, ir.OpMultiply)
+				if xx != x || m == nil {
+					return false
+				}
+				return mt.commute(m, func(c, x3 *ir.Value) bool {
+					if !mt.scalarConst(c, 0.044715) || !isCube(x3, x) {
+						return false
+					}
+					sq := binary(x3, ir.OpMultiply)
+					if sq.Args[0] == x {
+						mt.add(sq.Args[1].Def)
+					} else {
+						mt.add(sq.Args[0].Def)
+					}
+					for _, i := range []*ir.Instr{sg, k, ad, m, sq} {
+						mt.add(i)
+					}
+					return true
+				})
+			})
+		})
+	})
+	if !ok {
+		return nil
+	}
+	mt.add(top)
+	mt.input(x)
+	return mt.done("stela.gelu_tanh", root)
+}
+
 // isCube reports whether v is (x·x)·x or x·(x·x).
 func isCube(v, x *ir.Value) bool {
 	m := binary(v, ir.OpMultiply)
@@ -585,7 +641,7 @@ func fuseFunc(f *ir.Func, cx *Context) {
 			continue
 		}
 		var m *match
-		for _, try := range []func(*ir.Instr) *match{matchSDPA, matchNorm, matchSoftmax, matchGELU} {
+		for _, try := range []func(*ir.Instr) *match{matchSDPA, matchNorm, matchSoftmax, matchGELU, matchGELUSigmoid} {
 			if m = try(in); m != nil {
 				if why := m.escapes(uses, taken); why != "" {
 					cx.Remarkf(in, "not fused into %s: %s", m.name, why)
