@@ -479,7 +479,9 @@ func matchNorm(root *ir.Instr) *match {
 	return nil
 }
 
-// matchGELU: (0.5·x)·(1 + tanh(√(2/π)·(x + 0.044715·x³))), x³ = (x·x)·x.
+// matchGELU: tanh-GELU, as (0.5·x)·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
+// or as x·σ(2√(2/π)·(x + 0.044715·x³)) (the same function: 0.5·(1 + tanh u)
+// is σ(2u); tensor.GELU builds the second), x³ = (x·x)·x.
 func matchGELU(root *ir.Instr) *match {
 	if !root.Result().Type.DType.IsFloat() {
 		return nil
@@ -491,6 +493,10 @@ func matchGELU(root *ir.Instr) *match {
 	}
 	var x *ir.Value
 	ok := mt.commute(top, func(half, one *ir.Value) bool {
+		if sg := def(one, ir.OpLogistic); sg != nil {
+			x = half
+			return mt.geluArg(sg.Args[0], x, 2*math.Sqrt(2/math.Pi), sg)
+		}
 		h := binary(half, ir.OpMultiply)
 		if h == nil || !mt.commute(h, func(c, v *ir.Value) bool {
 			x = v
@@ -504,34 +510,7 @@ func matchGELU(root *ir.Instr) *match {
 			if th == nil || !mt.scalarConst(c, 1) {
 				return false
 			}
-			k := binary(th.Args[0], ir.OpMultiply)
-			return k != nil && mt.commute(k, func(c, in *ir.Value) bool {
-				ad := binary(in, ir.OpAdd)
-				if ad == nil || !mt.scalarConst(c, math.Sqrt(2/math.Pi)) {
-					return false
-				}
-				return mt.commute(ad, func(xx, cube *ir.Value) bool {
-					m := binary(cube, ir.OpMultiply)
-					if xx != x || m == nil {
-						return false
-					}
-					return mt.commute(m, func(c, x3 *ir.Value) bool {
-						if !mt.scalarConst(c, 0.044715) || !isCube(x3, x) {
-							return false
-						}
-						sq := binary(x3, ir.OpMultiply)
-						if sq.Args[0] == x {
-							mt.add(sq.Args[1].Def)
-						} else {
-							mt.add(sq.Args[0].Def)
-						}
-						for _, i := range []*ir.Instr{h, o, th, k, ad, m, sq} {
-							mt.add(i)
-						}
-						return true
-					})
-				})
-			})
+			return mt.geluArg(th.Args[0], x, math.Sqrt(2/math.Pi), h, o, th)
 		})
 	})
 	if !ok {
@@ -542,60 +521,38 @@ func matchGELU(root *ir.Instr) *match {
 	return mt.done("stela.gelu_tanh", root)
 }
 
-// matchGELUSigmoid: x·σ(2√(2/π)·(x + 0.044715·x³)), x³ = (x·x)·x, the same
-// function as matchGELU's (0.5·(1 + tanh u) is σ(2u)) in the form
-// tensor.GELU builds.
-func matchGELUSigmoid(root *ir.Instr) *match {
-	if !root.Result().Type.DType.IsFloat() {
-		return nil
-	}
-	mt := newMatcher()
-	top := binary(root.Result(), ir.OpMultiply)
-	if top == nil {
-		return nil
-	}
-	var x *ir.Value
-	ok := mt.commute(top, func(xv, sv *ir.Value) bool {
-		sg := def(sv, ir.OpLogistic)
-		if sg == nil {
+// geluArg matches v = scale·(x + 0.044715·x³), x³ = (x·x)·x, the argument
+// of tanh-GELU's tanh or logistic; on a match it adds its instructions and
+// outer (the caller's, matched already) to the pattern.
+func (mt *matcher) geluArg(v, x *ir.Value, scale float64, outer ...*ir.Instr) bool {
+	k := binary(v, ir.OpMultiply)
+	return k != nil && mt.commute(k, func(c, in *ir.Value) bool {
+		ad := binary(in, ir.OpAdd)
+		if ad == nil || !mt.scalarConst(c, scale) {
 			return false
 		}
-		x = xv
-		k := binary(sg.Args[0], ir.OpMultiply)
-		return k != nil && mt.commute(k, func(c, in *ir.Value) bool {
-			ad := binary(in, ir.OpAdd)
-			if ad == nil || !mt.scalarConst(c, 2*math.Sqrt(2/math.Pi)) {
+		return mt.commute(ad, func(xx, cube *ir.Value) bool {
+			m := binary(cube, ir.OpMultiply)
+			if xx != x || m == nil {
 				return false
 			}
-			return mt.commute(ad, func(xx, cube *ir.Value) bool {
-				m := binary(cube, ir.OpMultiply)
-				if xx != x || m == nil {
+			return mt.commute(m, func(c, x3 *ir.Value) bool {
+				if !mt.scalarConst(c, 0.044715) || !isCube(x3, x) {
 					return false
 				}
-				return mt.commute(m, func(c, x3 *ir.Value) bool {
-					if !mt.scalarConst(c, 0.044715) || !isCube(x3, x) {
-						return false
-					}
-					sq := binary(x3, ir.OpMultiply)
-					if sq.Args[0] == x {
-						mt.add(sq.Args[1].Def)
-					} else {
-						mt.add(sq.Args[0].Def)
-					}
-					for _, i := range []*ir.Instr{sg, k, ad, m, sq} {
-						mt.add(i)
-					}
-					return true
-				})
+				sq := binary(x3, ir.OpMultiply)
+				if sq.Args[0] == x {
+					mt.add(sq.Args[1].Def)
+				} else {
+					mt.add(sq.Args[0].Def)
+				}
+				for _, i := range append(outer, k, ad, m, sq) {
+					mt.add(i)
+				}
+				return true
 			})
 		})
 	})
-	if !ok {
-		return nil
-	}
-	mt.add(top)
-	mt.input(x)
-	return mt.done("stela.gelu_tanh", root)
 }
 
 // isCube reports whether v is (x·x)·x or x·(x·x).
@@ -641,7 +598,7 @@ func fuseFunc(f *ir.Func, cx *Context) {
 			continue
 		}
 		var m *match
-		for _, try := range []func(*ir.Instr) *match{matchSDPA, matchNorm, matchSoftmax, matchGELU, matchGELUSigmoid} {
+		for _, try := range []func(*ir.Instr) *match{matchSDPA, matchNorm, matchSoftmax, matchGELU} {
 			if m = try(in); m != nil {
 				if why := m.escapes(uses, taken); why != "" {
 					cx.Remarkf(in, "not fused into %s: %s", m.name, why)

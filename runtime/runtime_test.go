@@ -158,6 +158,28 @@ func live(t *testing.T) int64 {
 	return n
 }
 
+// settleLive collects garbage until the CPU plugin's live-buffer count
+// stops moving, and returns it. pjrt registers buffer cleanups shortly
+// after the buffers are made, and destroys the buffers whose cleanups ran
+// later too (pjrt/cleanups.go, pjrt/deadbuffers.go): it flushes both
+// around each collection.
+func settleLive(t *testing.T) int64 {
+	t.Helper()
+	n := int64(-1)
+	for range 20 {
+		pjrt.FlushCleanups()
+		goruntime.GC()
+		time.Sleep(time.Millisecond)
+		pjrt.FlushCleanups()
+		m := live(t)
+		if m == n {
+			break
+		}
+		n = m
+	}
+	return n
+}
+
 func TestFree(t *testing.T) {
 	x := tensor.FromSlice([]float32{1, 2, 3}, 3)
 	n := live(t)
@@ -181,25 +203,7 @@ func TestEagerOpsDoNotLeak(t *testing.T) {
 	b := tensor.FromSlice([]float32{1, 1, 1, 1}, 4)
 	x := tensor.FromSlice([]float32{0, 0, 0, 0}, 4)
 	x = tensor.Add(x, b) // compile outside the measurement
-	settle := func() int64 {
-		// pjrt registers buffer cleanups shortly after the buffers are
-		// made, and destroys the buffers whose cleanups ran later too
-		// (pjrt/cleanups.go, pjrt/deadbuffers.go): flush both around
-		// each collection until the count stops moving.
-		n := int64(-1)
-		for range 20 {
-			pjrt.FlushCleanups()
-			goruntime.GC()
-			time.Sleep(time.Millisecond)
-			pjrt.FlushCleanups()
-			m := live(t)
-			if m == n {
-				break
-			}
-			n = m
-		}
-		return n
-	}
+	settle := func() int64 { return settleLive(t) }
 	before := settle()
 	for range n {
 		x = tensor.Add(x, b)
@@ -351,21 +355,7 @@ func TestEagerSizesAcrossAllocatorClasses(t *testing.T) {
 // other results, a freed one is not freed again when its slab goes, and
 // large results are not in slabs.
 func TestResultSlabs(t *testing.T) {
-	settle := func() int64 {
-		n := int64(-1)
-		for range 20 {
-			pjrt.FlushCleanups()
-			goruntime.GC()
-			time.Sleep(time.Millisecond)
-			pjrt.FlushCleanups()
-			m := live(t)
-			if m == n {
-				break
-			}
-			n = m
-		}
-		return n
-	}
+	settle := func() int64 { return settleLive(t) }
 	const slabLen = 32 // pjrtdev.go
 	for _, n := range []int{16, 1024} {
 		small := n*4 <= 1024
