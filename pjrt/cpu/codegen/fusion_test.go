@@ -535,3 +535,38 @@ func TestFusionDecisions(t *testing.T) {
 		}
 	}
 }
+
+// Long map loops ask LLVM's vectorizer for a 4x interleave (loopmd.go);
+// short ones, and loops that carry a value (a reduction), keep its choice.
+func TestInterleaveHint(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      bool
+	}{
+		{"tanh", `func.func public @main(%a: tensor<4096xf32>) -> tensor<4096xf32> {
+  %0 = stablehlo.tanh %a : tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}`, true},
+		{"add", `func.func public @main(%a: tensor<4096xf32>, %b: tensor<4096xf32>) -> tensor<4096xf32> {
+  %0 = stablehlo.add %a, %b : tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}`, false},
+		{"reduce", `func.func public @main(%a: tensor<4096xf32>) -> tensor<f32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %a : tensor<4096xf32>
+  %t = stablehlo.tanh %e : tensor<4096xf32>
+  %0 = stablehlo.reduce(%t init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, err := planText(t, tc.src, codegen.Options{}).LLVM()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(text), `!"llvm.loop.interleave.count", i32 4`); got != tc.want {
+				t.Errorf("interleave hint %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
