@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +17,6 @@ import (
 	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/pjrt/cpu"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
-	"github.com/stela-ml/stela/pjrt/cpu/codegen/internal/dl"
 	"github.com/stela-ml/stela/stablehlo"
 )
 
@@ -344,39 +342,6 @@ func TestFusionRandomBitIdentical(t *testing.T) {
 			}
 		})
 	}
-}
-
-// load opens a compiled program (compile without the compiling).
-func load(t testing.TB, so string) *program {
-	t.Helper()
-	lib, err := dl.Open(so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	p := &program{lib: lib}
-	for _, line := range strings.Split(strings.TrimSuffix(lib.Signature, "\n"), "\n") {
-		f := strings.SplitN(line, " ", 3)
-		if len(f) != 3 || f[0] != "res" {
-			continue
-		}
-		d, ok := ir.ParseDType(f[1])
-		if !ok {
-			t.Fatalf("signature line %q: bad dtype", line)
-		}
-		var shape []int
-		if f[2] != "" {
-			for _, s := range strings.Split(f[2], "x") {
-				n, err := strconv.Atoi(s)
-				if err != nil {
-					t.Fatalf("signature line %q: %v", line, err)
-				}
-				shape = append(shape, n)
-			}
-		}
-		p.results = append(p.results, ir.TensorOf(d, shape...))
-	}
-	return p
 }
 
 // TestFusionEdgeCases: fused chains over empty tensors and scalars,

@@ -39,6 +39,12 @@ func compile(t testing.TB, src string) *program {
 	if testing.Verbose() {
 		t.Logf("compile: %v", tm)
 	}
+	return load(t, so)
+}
+
+// load opens a compiled program (compile without the compiling).
+func load(t testing.TB, so string) *program {
+	t.Helper()
 	lib, err := dl.Open(so)
 	if err != nil {
 		t.Fatal(err)
