@@ -110,7 +110,6 @@ void* stela_aligned_alloc(size_t size) {
   return p;
 }
 
-
 /* ---- A cache of freed buffer memory ----
 
    The first write to freshly mapped pages is slow (about 15 us a page on
