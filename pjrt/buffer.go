@@ -647,10 +647,10 @@ func (b *Buffer) Destroy() {
 	b.h.mu.Lock()
 	ptr := b.h.ptr
 	b.h.ptr = nil
-	if ptr != nil && b.registered {
-		b.cleanup.Stop()
-	}
 	if ptr != nil {
+		if b.registered {
+			b.cleanup.Stop()
+		}
 		b.leave()
 	}
 	b.h.mu.Unlock()

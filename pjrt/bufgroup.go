@@ -41,9 +41,6 @@ func NewBufferGroup[T any](c *Client, holder *T, n int) *BufferGroup {
 	return &BufferGroup{ref: r}
 }
 
-// Len is the number of slots.
-func (g *BufferGroup) Len() int { return len(g.ref.ptrs) }
-
 // Place makes the zero Buffer b a member of g in slot i, for an execution
 // to make it (LoadedExecutable.ExecuteOneInto): it then gets no cleanup
 // of its own. b must be in the allocation of g's holder, and each slot

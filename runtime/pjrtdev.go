@@ -51,26 +51,26 @@ type resultSlab struct {
 // newResult returns a zero result object for an execution's result of
 // type t on d, from d's slab if t is small.
 func (d *pjrtDevice) newResult(t ir.Type) *pjrtBuffer {
-	if int64(t.NumElements())*int64(max(t.DType.Size(), 1)) > slabMaxBytes {
-		b := &pjrtBuffer{typ: t, dev: d}
-		b.pb = &b.own
-		return b
+	var b *pjrtBuffer
+	if bufferBytes(t) > slabMaxBytes {
+		b = new(pjrtBuffer)
+	} else {
+		d.slabMu.Lock()
+		s := d.slab.Value()
+		if s == nil || d.slabNext == slabLen {
+			s = new(resultSlab)
+			s.group = pjrt.NewBufferGroup(d.p.client, s, slabLen)
+			d.slab = weak.Make(s)
+			d.slabNext = 0
+		}
+		i := d.slabNext
+		d.slabNext++
+		d.slabMu.Unlock()
+		b = &s.bufs[i]
+		b.own.Place(s.group, i)
 	}
-	d.slabMu.Lock()
-	s := d.slab.Value()
-	if s == nil || d.slabNext == slabLen {
-		s = new(resultSlab)
-		s.group = pjrt.NewBufferGroup(d.p.client, s, slabLen)
-		d.slab = weak.Make(s)
-		d.slabNext = 0
-	}
-	i := d.slabNext
-	d.slabNext++
-	d.slabMu.Unlock()
-	b := &s.bufs[i]
 	b.typ, b.dev = t, d
 	b.pb = &b.own
-	b.own.Place(s.group, i)
 	return b
 }
 
@@ -335,9 +335,13 @@ const gcEvery = 512 << 20
 
 var allocated atomic.Int64
 
+// bufferBytes is the size of an array of type t on a device.
+func bufferBytes(t ir.Type) int64 {
+	return int64(t.NumElements()) * int64(max(t.DType.Size(), 1))
+}
+
 func noteAlloc(t ir.Type) {
-	n := int64(t.NumElements()) * int64(max(t.DType.Size(), 1))
-	if allocated.Add(n) > gcEvery {
+	if allocated.Add(bufferBytes(t)) > gcEvery {
 		allocated.Store(0)
 		go goruntime.GC()
 	}
