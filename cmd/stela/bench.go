@@ -1065,7 +1065,6 @@ func (tm *torchMeasurement) do(command string, v any) bool {
 	return true
 }
 
-// warmup is PyTorch's warm-up call (the first makes the inputs).
 // benchSettle is the pause before a run that follows the other side's.
 // After a parallel call, OpenBLAS's idle worker threads spin (yielding)
 // for up to 2^28 cycles, about 0.1 s here, and PyTorch's OpenMP threads
@@ -1081,6 +1080,7 @@ func (tm *torchMeasurement) settle() {
 	}
 }
 
+// warmup is PyTorch's warm-up call (the first makes the inputs).
 func (tm *torchMeasurement) warmup() {
 	var r struct {
 		Warmup *float64 `json:"warmup"`
