@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -486,13 +487,21 @@ func suiteLifetimes(t *testing.T, be backend) {
 	wg.Wait()
 }
 
-func TestPluginClient(t *testing.T)      { suiteClient(t, pluginBackend(t)) }
-func TestPluginRoundTrip(t *testing.T)   { suiteRoundTrip(t, pluginBackend(t)) }
-func TestPluginStrided(t *testing.T)     { suiteStrided(t, pluginBackend(t)) }
-func TestPluginBuffers(t *testing.T)     { suiteBufferQueries(t, pluginBackend(t)) }
-func TestPluginExecute(t *testing.T)     { suiteExecute(t, pluginBackend(t)) }
-func TestPluginMultiDevice(t *testing.T) { suiteMultiDevice(t, pluginBackend(t)) }
-func TestPluginLifetimes(t *testing.T)   { suiteLifetimes(t, pluginBackend(t)) }
+func TestPluginClient(t *testing.T)    { suiteClient(t, pluginBackend(t)) }
+func TestPluginRoundTrip(t *testing.T) { suiteRoundTrip(t, pluginBackend(t)) }
+func TestPluginStrided(t *testing.T)   { suiteStrided(t, pluginBackend(t)) }
+func TestPluginBuffers(t *testing.T)   { suiteBufferQueries(t, pluginBackend(t)) }
+func TestPluginExecute(t *testing.T)   { suiteExecute(t, pluginBackend(t)) }
+func TestPluginMultiDevice(t *testing.T) {
+	be := pluginBackend(t)
+	var extra []NamedValue
+	if filepath.Base(testPluginPath(t)) == "pjrt_c_api_stela_cpu_plugin.so" {
+		// Stela's CPU plugin has one device unless asked for more.
+		extra = append(extra, NamedValue{"cpu_device_count", int64(2)})
+	}
+	suiteMultiDevice(t, be, extra...)
+}
+func TestPluginLifetimes(t *testing.T) { suiteLifetimes(t, pluginBackend(t)) }
 
 // TestPluginAdd runs an actual computation on $STELA_PJRT_PLUGIN.
 func TestPluginAdd(t *testing.T) {

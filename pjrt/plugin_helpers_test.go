@@ -22,11 +22,17 @@ import (
 // name for FindPlugin); they skip when it is unset.
 const EnvPlugin = "STELA_PJRT_PLUGIN"
 
-// testPluginPath returns $STELA_PJRT_PLUGIN or skips the test.
+// testPluginPath returns $STELA_PJRT_PLUGIN or skips the test. Under CI
+// (CI=true), where .ci/run builds the Stela CPU plugin and points
+// STELA_PJRT_PLUGIN at it, a missing plugin is a failure: the suite must
+// not skip silently there.
 func testPluginPath(t *testing.T) string {
 	t.Helper()
 	path := os.Getenv(EnvPlugin)
 	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set under CI=true: .ci/run builds the Stela CPU plugin and sets it", EnvPlugin)
+		}
 		t.Skipf("%s is not set: no PJRT plugin to run on", EnvPlugin)
 	}
 	return path
