@@ -70,7 +70,11 @@ func checkFile(c *pjrt.Client, path string, src []byte, stdout, stderr io.Writer
 		return 1
 	}
 	for _, f := range rep.Failures {
-		fmt.Fprintf(stderr, "%s: FAIL %s\n", path, f)
+		if f.Exp.Line > 0 {
+			fmt.Fprintf(stderr, "%s:%s\n", path, f) // FILE:LINE: check.op: message
+		} else {
+			fmt.Fprintf(stderr, "%s: %s\n", path, f)
+		}
 	}
 	if !rep.OK() {
 		fmt.Fprintf(stdout, "%s: %d of %d checks failed\n", path, len(rep.Failures), rep.Checks)
