@@ -2,6 +2,8 @@ package env_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -100,5 +102,26 @@ func TestParsedOnce(t *testing.T) {
 	}
 	if err := env.Err(); err == nil || !strings.Contains(err.Error(), `unknown word "bogus"`) {
 		t.Errorf("Err() = %v", err)
+	}
+}
+
+// TestDocsListEveryWord: docs/runtime.md's table of the switches has a
+// row for every word.
+func TestDocsListEveryWord(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "runtime.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range env.Vars() {
+		_, sec, ok := strings.Cut(string(b), "| `"+v+"`")
+		if !ok {
+			t.Errorf("docs/runtime.md has no row for %s", v)
+			continue
+		}
+		for _, w := range env.Words(v) {
+			if !strings.Contains(sec, "| `"+w+"` |") && !strings.HasPrefix(sec, " | `"+w+"` |") {
+				t.Errorf("docs/runtime.md does not list %s=%s", v, w)
+			}
+		}
 	}
 }
