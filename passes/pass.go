@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -129,18 +130,6 @@ func (e *PassError) Error() string {
 
 func (e *PassError) Unwrap() error { return e.Err }
 
-// debugVerify reports STELA_DEBUG=verify (a comma-separated list).
-func debugVerify() bool { return envHas("STELA_DEBUG", "verify") }
-
-func envHas(name, word string) bool {
-	for _, w := range strings.Split(os.Getenv(name), ",") {
-		if strings.TrimSpace(w) == word {
-			return true
-		}
-	}
-	return false
-}
-
 func named(list []string, name string) bool {
 	for _, n := range list {
 		if n == "all" || n == name {
@@ -163,13 +152,16 @@ func Run(m *ir.Module, pipeline []*Pass, opts Options) (*Result, error) {
 	if opts.Out == nil {
 		opts.Out = os.Stderr
 	}
-	if debugVerify() {
+	if err := env.Err(); err != nil {
+		return nil, err
+	}
+	if env.Debug().Verify {
 		opts.VerifyEach, opts.CheckDeterminism = true, true
 	}
-	if envHas("STELA_DEBUG", "shuffle") {
+	if env.Debug().Shuffle {
 		opts.Shuffle = true
 	}
-	if envHas("STELA_LOG", "remarks") {
+	if env.Log().Remarks {
 		opts.Remarks = true
 	}
 	if err := m.Verify(); err != nil {

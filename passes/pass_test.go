@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stela-ml/stela/internal/env/envtest"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -46,7 +47,7 @@ func TestPipelineRoundTrip(t *testing.T) {
 	if ps, err := ParsePipeline("default"); err != nil || PipelineString(ps) != PipelineString(Default) {
 		t.Errorf(`"default" = %v, %v`, PipelineString(ps), err)
 	}
-	if _, err := ParsePipeline("cse,nope"); err == nil || !strings.Contains(err.Error(), `unknown pass "nope"`) {
+	if _, err := ParsePipeline("cse,nope"); err == nil || err.Error() != `pipeline: unknown pass "nope" (valid: canonicalize, fold, cse, dce, fuse-composites, or default for canonicalize,fold,cse,canonicalize,dce)` {
 		t.Errorf("unknown pass: err = %v", err)
 	}
 }
@@ -188,7 +189,7 @@ func TestVerifyCatchesBrokenPass(t *testing.T) {
 }
 
 func TestDebugVerifyEnv(t *testing.T) {
-	t.Setenv("STELA_DEBUG", "verify")
+	envtest.Setenv(t, "STELA_DEBUG", "verify")
 	bad := &Pass{Name: "bad", Doc: "drops a def", Run: func(m *ir.Module, cx *Context) error {
 		m.Funcs[0].Body = m.Funcs[0].Body[1:]
 		return nil
@@ -199,7 +200,7 @@ func TestDebugVerifyEnv(t *testing.T) {
 }
 
 func TestRemarksEnv(t *testing.T) {
-	t.Setenv("STELA_LOG", "remarks")
+	envtest.Setenv(t, "STELA_LOG", "remarks")
 	var out bytes.Buffer
 	if _, err := Run(parse(t, sample), []*Pass{CSE}, Options{Out: &out}); err != nil {
 		t.Fatal(err)
@@ -260,5 +261,15 @@ func TestShuffleKeepsDepsAndEffects(t *testing.T) {
 	}
 	if !changed {
 		t.Error("shuffle never changed the order")
+	}
+}
+
+// TestUnknownSwitchWord: a word of STELA_DEBUG that means nothing fails
+// the run, naming the word and the valid ones.
+func TestUnknownSwitchWord(t *testing.T) {
+	envtest.Setenv(t, "STELA_DEBUG", "verfy")
+	_, err := Run(parse(t, sample), []*Pass{CSE}, Options{})
+	if err == nil || !strings.Contains(err.Error(), `STELA_DEBUG=verfy: unknown word "verfy" (valid: nofusion, shuffle, verify;`) {
+		t.Errorf("err = %v", err)
 	}
 }

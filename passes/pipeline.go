@@ -50,7 +50,11 @@ func ParsePipeline(s string) ([]*Pass, error) {
 		}
 		p, ok := Lookup(name)
 		if !ok {
-			return nil, fmt.Errorf("pipeline: unknown pass %q", name)
+			var names []string
+			for _, p := range All() {
+				names = append(names, p.Name)
+			}
+			return nil, fmt.Errorf("pipeline: unknown pass %q (valid: %s, or default for %s)", name, strings.Join(names, ", "), PipelineString(Default))
 		}
 		ps = append(ps, p)
 	}

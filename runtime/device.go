@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt"
 )
@@ -97,6 +98,9 @@ func Register(name string, d Device) {
 // plugin name ("cuda", "tpu": found as FindPlugin says) or a plugin's
 // path; ID defaults to 0.
 func Lookup(name string) (Device, error) {
+	if err := env.Err(); err != nil {
+		return nil, err
+	}
 	registry.Lock()
 	d, ok := registry.byName[name]
 	registry.Unlock()

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 	"weak"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/lowering"
 	"github.com/stela-ml/stela/pjrt"
@@ -174,6 +173,9 @@ func (d *pjrtDevice) AddOp(key []byte, f *ir.Func) error {
 // compile lowers f and compiles it unless a program of the same hash is
 // cached.
 func (p *platform) compile(f *ir.Func) (*compiled, error) {
+	if err := env.Err(); err != nil {
+		return nil, err
+	}
 	text, err := StableHLO(f)
 	if err != nil {
 		return nil, err
@@ -190,7 +192,7 @@ func (p *platform) compile(f *ir.Func) (*compiled, error) {
 		return nil, fmt.Errorf("compile @%s on %s: %w", f.Name, p.key, err)
 	}
 	stats.compiles.Add(1)
-	if LogEnabled("compile") {
+	if env.Log().Compile {
 		fmt.Fprintf(os.Stderr, "stela: compiled @%s on %s in %v (program %s)\n", f.Name, p.key, time.Since(start).Round(time.Microsecond), hash[:16])
 	}
 	c := &compiled{le: le, hash: hash, name: f.Name, what: "@" + f.Name}
@@ -345,10 +347,4 @@ func noteAlloc(t ir.Type) {
 		allocated.Store(0)
 		go goruntime.GC()
 	}
-}
-
-// LogEnabled reports whether the comma-separated list in STELA_LOG names
-// topic ("compile", "recompile", ...).
-func LogEnabled(topic string) bool {
-	return slices.Contains(strings.Split(os.Getenv("STELA_LOG"), ","), topic)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/pjrt/cpu"
@@ -118,6 +119,9 @@ var cpuPluginFile = "pjrt_c_api_" + cpu.PluginName + "_plugin.so"
 // (ParsePJRTOptions): "preallocate=false,memory_fraction=0.5" for XLA's
 // CUDA plugin, which otherwise takes 75% of the GPU's memory per process.
 func OpenClient(name string, cpuDevices int) (client *pjrt.Client, path string, err error) {
+	if err := env.Err(); err != nil {
+		return nil, "", err
+	}
 	var opts []pjrt.NamedValue
 	switch {
 	case name == "cpu":

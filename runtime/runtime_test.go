@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/internal/env/envtest"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/pjrt/cpu"
@@ -397,5 +398,27 @@ func TestResultSlabs(t *testing.T) {
 		}
 		goruntime.KeepAlive(x)
 		goruntime.KeepAlive(y)
+	}
+}
+
+// TestSwitchErrorFailsOperations: with an unknown word in STELA_LOG (or
+// STELA_DEBUG), opening a device and compiling fail with the error that
+// names it, instead of running with the word ignored.
+func TestSwitchErrorFailsOperations(t *testing.T) {
+	d := lookup(t, "cpu")
+	envtest.Setenv(t, "STELA_LOG", "compile,recompil")
+	want := `STELA_LOG=compile,recompil: unknown word "recompil" (valid: all, compile, recompile, remarks`
+	if _, err := runtime.Lookup("host"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Lookup: %v, want %s", err, want)
+	}
+	if _, _, err := runtime.OpenClient("cpu", 0); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("OpenClient: %v, want %s", err, want)
+	}
+	if _, err := d.(runtime.Compiler).Compile(addFunc(5)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Compile: %v, want %s", err, want)
+	}
+	envtest.Setenv(t, "STELA_LOG", "")
+	if _, err := d.(runtime.Compiler).Compile(addFunc(5)); err != nil {
+		t.Errorf("Compile with STELA_LOG unset: %v", err)
 	}
 }

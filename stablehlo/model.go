@@ -81,6 +81,11 @@ type Op struct {
 	Regions []*Region
 	// Loc is the op's location; nil means unknown.
 	Loc Loc
+	// Line is the 1-based line of the parsed text on which the op starts
+	// (its result names, if any); 0 for an op that was not parsed. Unlike
+	// Loc it is not printed: it points into the text Parse read, for
+	// messages about that text (`stela check` failures).
+	Line int
 }
 
 // Value is an SSA value: an op result (Def != nil) or a block argument

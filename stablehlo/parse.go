@@ -52,6 +52,24 @@ type parser struct {
 	// locCopies give ops made from a compact syntax (reduce ... applies)
 	// the location of the op that holds them, after resolution.
 	locCopies []locCopy
+	// lineAt and lineNo are the last position lineOf answered for and its
+	// line: lineOf counts on from there.
+	lineAt, lineNo int
+}
+
+// lineOf returns the 1-based line of position pos.
+func (p *parser) lineOf(pos int) int {
+	if pos < p.lineAt || p.lineNo == 0 {
+		p.lineAt, p.lineNo = 0, 1
+	}
+	pos = min(pos, len(p.src))
+	for _, c := range p.src[p.lineAt:pos] {
+		if c == '\n' {
+			p.lineNo++
+		}
+	}
+	p.lineAt = pos
+	return p.lineNo
 }
 
 type locCopy struct {
@@ -1983,6 +2001,9 @@ type resultName struct {
 
 // op reads one operation with its result list and location.
 func (p *parser) op() *Op {
+	// The line is counted before the op's regions are read: positions
+	// then only grow, and lineOf goes through the input once.
+	line := p.lineOf(p.here())
 	var lhs []resultName
 	nres := 0
 	if p.peek() == '%' {
@@ -2031,6 +2052,7 @@ func (p *parser) op() *Op {
 		i += r.count
 	}
 	p.optLoc(&o.Loc)
+	o.Line = line
 	return o
 }
 

@@ -2,6 +2,7 @@ package stablehlo
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -284,4 +285,44 @@ var errorTests = []struct{ src, want string }{
 	{"func.func @f() {\n  \"x.y\"() {a = " + strings.Repeat("[", 2000) + "} : () -> ()\n}", "nesting too deep"},
 	{"func.func @f(%a: tensor<f32>) {\n  %0 = stablehlo.convolution(%a, %a) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, 0], window = {} : (tensor<f32>, tensor<f32>) -> tensor<f32>\n}", "2:80: bad spatial dimension 0"},
 	{"func.func @f(%a: tensor<f32>) {\n  %0:2 = \"x.y\"(%a) : (tensor<f32>) -> (tensor<f32>, tensor<f32>)\n  %1 = stablehlo.negate %0 : tensor<f32>\n}", "3:25: value %0 has 2 results; use %0#N"},
+}
+
+// TestParseOpLines: every parsed op records the line it starts on, ops in
+// regions and ops after multi-line ones and comments included.
+func TestParseOpLines(t *testing.T) {
+	src := `// a comment
+func.func @main(%a: tensor<4xf32>) -> tensor<f32> {
+  %0 = stablehlo.add %a,
+         %a : tensor<4xf32>
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+
+  %1 = stablehlo.reduce(%0 init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+   reducer(%x: tensor<f32>, %y: tensor<f32>) {
+    %2 = stablehlo.maximum %x, %y : tensor<f32>
+    stablehlo.return %2 : tensor<f32>
+  }
+  return %1 : tensor<f32>
+}
+`
+	m, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var walk func(ops []*Op)
+	walk = func(ops []*Op) {
+		for _, op := range ops {
+			got = append(got, fmt.Sprintf("%d %s", op.Line, op.Name))
+			for _, r := range op.Regions {
+				for _, b := range r.Blocks {
+					walk(b.Ops)
+				}
+			}
+		}
+	}
+	walk(m.Funcs[0].Entry().Ops)
+	want := []string{"3 stablehlo.add", "5 stablehlo.constant", "7 stablehlo.reduce", "9 stablehlo.maximum", "10 stablehlo.return", "12 func.return"}
+	if g, w := strings.Join(got, "; "), strings.Join(want, "; "); g != w {
+		t.Errorf("op lines:\n got %s\nwant %s", g, w)
+	}
 }

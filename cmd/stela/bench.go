@@ -22,27 +22,29 @@ import (
 	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/frontend/jit"
 	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/internal/torchbench"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/runtime"
 )
 
-// `stela bench` runs issue 5's benchmark workloads (docs/performance.md
-// says what each measures and how to read the numbers). Every measurement
-// is one warm-up call (which compiles), then --runs timed calls, each
-// ending at a sync point (Tensor.Err waits for the computation without
-// copying its result to Go), reported as their median. With --torch the
-// same workloads run in PyTorch (test/bench/torch_bench.py --serve,
-// Debian's python3-torch, one process for the invocation), and each issue
-// target is checked; the timed runs of a measurement a target compares run
-// interleaved with PyTorch's, one by one (bencher.measure says why).
+// `stela bench` runs the benchmark workloads (docs/performance.md says
+// what each measures, which targets they have, and how to read the
+// numbers). Every measurement is one warm-up call (which compiles), then
+// --runs timed calls, each ending at a sync point (Tensor.Err waits for
+// the computation without copying its result to Go), reported as their
+// median. With --torch the same workloads run in PyTorch (torch_bench.py
+// --serve, which package torchbench embeds, run by a python3 with torch,
+// one process for the invocation), and each target is checked; the timed
+// runs of a measurement a target compares run interleaved with PyTorch's,
+// one by one (bencher.measure says why).
 
 // benchChildEnv marks the child processes of W6: `stela bench` with it set
 // measures one compile in a fresh process instead of running workloads.
 const benchChildEnv = "STELA_BENCH_CHILD"
 
-// benchWorkloads are the workloads in their default order. Issue 5 has no
-// W4.
+// benchWorkloads are the workloads in their default order, named as
+// docs/performance.md names them (there is no W4).
 var benchWorkloads = []struct {
 	name, doc string
 	run       func(b *bencher) error
@@ -92,7 +94,7 @@ func benchTorchMetricsOf(workload string) []string {
 	return out
 }
 
-// benchVsTorch are issue 5's targets against PyTorch eager: Stela's mode
+// benchVsTorch are the targets against PyTorch eager (docs/performance.md): Stela's mode
 // of the workload against PyTorch on every metric of the workload; want is
 // the least ratio, strict makes it exclusive. These are also the
 // measurements that run interleaved with PyTorch's (bencher.measure).
@@ -135,7 +137,7 @@ type benchResult struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// benchTarget is one of issue 5's targets, checked after the workloads.
+// benchTarget is one of the targets, checked after the workloads.
 type benchTarget struct {
 	Target   string  `json:"target"`
 	Workload string  `json:"workload"`
@@ -169,36 +171,43 @@ type bencher struct {
 }
 
 func runBench(argv []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", stderr)
+	fs := newFlags("bench")
 	asJSON := fs.Bool("json", false, "print one JSON object per line")
 	markdown := fs.Bool("markdown", false, "print the results as the markdown table of docs/performance.md (the lines go to stderr)")
-	workloads := fs.String("workload", "", "comma-separated workloads to run (default all: W1,W2,W3,W5,W6)")
-	runs := fs.Int("runs", 5, "timed runs per measurement, after one warm-up; the median is reported")
-	device := fs.String("device", "cpu", "device to run on")
-	torch := fs.Bool("torch", false, "also run the workloads in PyTorch (test/bench/torch_bench.py) and check the issue's targets")
-	python := fs.String("python", "/usr/bin/python3", "with --torch: the Python that has torch (Debian's python3-torch)")
-	script := fs.String("torch-script", "", "with --torch: torch_bench.py (default: test/bench/torch_bench.py in the current directory or a parent)")
-	torchThreads := fs.Int("torch-threads", 0, "with --torch: PyTorch's thread count (default: the Stela CPU plugin's, so both use the same cores)")
-	torchDevice := fs.String("torch-device", "", "with --torch: PyTorch's device, cpu or cuda (default: cuda when --device is cuda, else cpu)")
+	workloads := fs.String("workload", "", "the workloads to run, comma-separated: `W1,...` (default all: W1,W2,W3,W5,W6)")
+	runs := fs.Int("runs", 5, "`N` timed runs per measurement, after one warm-up; the median is reported")
+	device := fs.String("device", "cpu", "the `DEVICE` to run on (cpu, cpu:1, cuda, host, ...)")
+	torch := fs.Bool("torch", false, "also run the workloads in PyTorch (torch_bench.py, built into stela) and check the targets against it; exit 1 when PyTorch cannot run")
+	python := fs.String("python", "", "with --torch: the `PYTHON` that has torch (default: the first python3 on PATH that can import it)")
+	torchThreads := fs.Int("torch-threads", 0, "with --torch: PyTorch's thread count `N` (default: the Stela CPU plugin's, so both use the same cores)")
+	torchDevice := fs.String("torch-device", "", "with --torch: PyTorch's device, `cpu|cuda` (default: cuda when --device is cuda, else cpu)")
 	pos, err := parseArgs(fs, argv)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
-		return fmt.Errorf("unexpected arguments %q", pos)
+		return usagef("want no arguments, got %q", pos)
 	}
 	if *runs < 1 {
-		return fmt.Errorf("--runs %d: want at least 1", *runs)
+		return usagef("--runs %d: want at least 1", *runs)
 	}
 	if os.Getenv(benchChildEnv) != "" {
 		return benchChild(*device, stdout)
 	}
 	if *asJSON && *markdown {
-		return fmt.Errorf("--json and --markdown exclude each other")
+		return usagef("--json and --markdown exclude each other")
 	}
 	names, err := parseBenchWorkloads(*workloads)
 	if err != nil {
-		return err
+		return &usageError{err}
+	}
+	var torchPython string
+	if *torch {
+		// Before anything runs: a comparison that cannot happen is not
+		// worth minutes of Stela's side.
+		if torchPython, err = torchbench.Python(*python); err != nil {
+			return fmt.Errorf("--torch: %w", err)
+		}
 	}
 	if err := tensor.SetDefaultDevice(*device); err != nil {
 		return err
@@ -213,7 +222,16 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 		if threads <= 0 {
 			threads = benchPoolSize()
 		}
-		tb = newTorchBench(*python, *script, threads)
+		dir, err := os.MkdirTemp("", "stela-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		script, err := torchbench.Write(dir)
+		if err != nil {
+			return err
+		}
+		tb = newTorchBench(torchPython, script, threads)
 		tb.device = *torchDevice
 		if tb.device == "" {
 			tb.device = "cpu"
@@ -308,7 +326,7 @@ func benchPoolSize() int {
 // jit.Compile'd function with its compile error) becomes an error, so that
 // the other workloads still run.
 //
-// With --torch, a measurement that an issue target compares with PyTorch
+// With --torch, a measurement that a target compares with PyTorch
 // (benchVsTorch) is interleaved with PyTorch's of the same metric: Stela's
 // warm-up, PyTorch's, then the timed runs of the two alternating in
 // benchSchedule's order. The machine's speed changes from second to second,
@@ -853,32 +871,10 @@ type torchBench struct {
 	stderr *bytes.Buffer // read only after cmd.Wait
 }
 
+// newTorchBench is PyTorch's side, run by python from the script file
+// (torchbench.Write).
 func newTorchBench(python, script string, threads int) *torchBench {
-	tb := &torchBench{python: python, script: script, threads: threads}
-	if tb.script == "" {
-		tb.script, tb.err = findTorchBenchScript()
-	}
-	return tb
-}
-
-// findTorchBenchScript looks for test/bench/torch_bench.py in the current
-// directory and its parents: `stela bench --torch` runs in a checkout.
-func findTorchBenchScript() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, "test", "bench", "torch_bench.py")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("test/bench/torch_bench.py not found in the current directory or a parent (run in a Stela checkout, or pass --torch-script)")
-		}
-		dir = parent
-	}
+	return &torchBench{python: python, script: script, threads: threads}
 }
 
 // name is the server's command line, for errors.
@@ -1020,10 +1016,12 @@ func (b *bencher) startTorch() {
 	}
 }
 
-// torchFailed reports why PyTorch cannot run, once, and stops using it:
-// that is not a failure of the benchmark.
+// torchFailed reports why PyTorch cannot run, once, and stops using it.
+// Stela's side goes on, but the comparison asked for did not happen: the
+// command exits 1.
 func (b *bencher) torchFailed(err error) {
 	tb := b.tb
+	b.failed = true
 	if !tb.reported {
 		fmt.Fprintf(b.stderr, "stela bench: PyTorch: %v\n", err)
 		tb.reported = true
@@ -1145,7 +1143,7 @@ func (b *bencher) torch(workload string) {
 	}
 }
 
-// checkBenchTargets evaluates issue 5's targets on the results. Targets against
+// checkBenchTargets evaluates the targets on the results. Targets against
 // PyTorch are checked only when it ran.
 func checkBenchTargets(rs []benchResult, torch bool) []benchTarget {
 	find := func(workload, mode, metric string) *benchResult {
@@ -1213,7 +1211,7 @@ func (b *bencher) printTargets(ts []benchTarget, tb *torchBench) {
 		return
 	}
 	if len(ts) > 0 {
-		fmt.Fprintln(b.lines, "targets (issue 5):")
+		fmt.Fprintln(b.lines, "targets:")
 	}
 	for _, t := range ts {
 		fmt.Fprintln(b.lines, "  "+formatBenchTarget(t))

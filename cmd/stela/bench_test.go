@@ -215,8 +215,8 @@ func TestTorchServeInterleaves(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("PyTorch's results (-want +got):\n%s", d)
 	}
-	if stderr.Len() != 0 || b.tb.err != nil {
-		t.Errorf("stderr %q, error %v; want neither", stderr, b.tb.err)
+	if stderr.Len() != 0 || b.tb.err != nil || b.failed {
+		t.Errorf("stderr %q, error %v, failed %v; want none", stderr, b.tb.err, b.failed)
 	}
 	b.tb.stop()
 	if b.tb.cmd != nil {
@@ -270,6 +270,10 @@ func TestTorchServeFailures(t *testing.T) {
 			}
 			if b.tb.err == nil || b.tb.cmd != nil {
 				t.Errorf("after a failure: error %v, server running %v; want an error and no server", b.tb.err, b.tb.cmd != nil)
+			}
+			// The comparison asked for did not happen: exit status 1.
+			if !b.failed {
+				t.Error("PyTorch failed, but the benchmark does not fail")
 			}
 		})
 	}

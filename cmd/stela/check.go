@@ -19,15 +19,14 @@ import (
 // that does not pass also gets a line "FILE: exit N" on stdout then, for
 // scripts that run many files at once (test/device/run.sh).
 func runCheck(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("check", stderr)
-	plugin := fs.String("plugin", "", "plugin name or path (default: the Stela CPU plugin)")
+	fs := newFlags("check")
+	plugin := fs.String("plugin", "", "the PJRT plugin, by `NAME|PATH` (default: the Stela CPU plugin)")
 	paths, err := parseArgs(fs, args)
-	if err == nil && len(paths) == 0 {
-		err = fmt.Errorf("want at least one file argument")
-	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitError{2}
+		return err // a usage error: exit 2, as for a rejected file
+	}
+	if len(paths) == 0 {
+		return usagef("want at least one file argument")
 	}
 	var c *pjrt.Client
 	code := 0
@@ -70,7 +69,11 @@ func checkFile(c *pjrt.Client, path string, src []byte, stdout, stderr io.Writer
 		return 1
 	}
 	for _, f := range rep.Failures {
-		fmt.Fprintf(stderr, "%s: FAIL %s\n", path, f)
+		if f.Exp.Line > 0 {
+			fmt.Fprintf(stderr, "%s:%s\n", path, f) // FILE:LINE: check.op: message
+		} else {
+			fmt.Fprintf(stderr, "%s: %s\n", path, f)
+		}
 	}
 	if !rep.OK() {
 		fmt.Fprintf(stdout, "%s: %d of %d checks failed\n", path, len(rep.Failures), rep.Checks)

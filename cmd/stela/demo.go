@@ -23,10 +23,10 @@ var demoExamples = []string{"mlp", "cnn", "transformer"}
 // both are checked against each other and against the reference
 // evaluator, and the timings are printed.
 func runDemo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("demo", stderr)
-	device := fs.String("device", "cpu", "device to run on (cpu, cpu:1, cuda, tpu, a plugin path, host)")
-	runs := fs.Int("runs", 5, "timed runs per mode (the median is printed)")
-	tol := fs.Float64("tol", 1e-4, "largest allowed |difference| relative to the result's largest magnitude")
+	fs := newFlags("demo")
+	device := fs.String("device", "cpu", "the `DEVICE` to run on (cpu, cpu:1, cuda, tpu, a plugin path, host)")
+	runs := fs.Int("runs", 5, "`N` timed runs per mode (the median is printed)")
+	tol := fs.Float64("tol", 1e-4, "the largest allowed |difference| `TOL`, relative to the result's largest magnitude")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
 
@@ -17,18 +18,18 @@ import (
 )
 
 func runDump(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("dump", stderr)
-	name := fs.String("example", "", "built-in example: "+fmt.Sprint(examples.Names()))
-	stage := fs.String("stage", "ir", "stage to print: ir or stablehlo")
+	fs := newFlags("dump")
+	name := fs.String("example", "", "the built-in example `NAME` to trace (required): "+strings.Join(examples.Names(), ", "))
+	stage := fs.String("stage", "ir", "the stage to print: `ir|stablehlo`")
 	locs := fs.Bool("locations", false, "print source locations")
-	pipeline := fs.String("pipeline", "", "run these passes before printing (e.g. default, or canonicalize,cse,dce)")
+	pipeline := fs.String("pipeline", "", "run this `PIPELINE` first: comma-separated pass names (stela passes lists them), or default")
 	eachPass := fs.Bool("after-each-pass", false, "print the IR after every pass of --pipeline (default: the default pipeline) as a diff against the stage before")
-	outDir := fs.String("out", "", "with --after-each-pass: also write every stage (NN.pass.sir) and its diff (NN.pass.diff) to this directory")
+	outDir := fs.String("out", "", "with --after-each-pass: also write every stage (NN.pass.sir) and its diff (NN.pass.diff) to this `DIR`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *name == "" {
-		return fmt.Errorf("--example is required (one of %v)", examples.Names())
+		return usagef("--example is required (one of %s)", strings.Join(examples.Names(), ", "))
 	}
 	tr, err := examples.TraceNamed(*name)
 	if err != nil {
@@ -40,7 +41,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	}
 	if *eachPass {
 		if *stage != "ir" {
-			return fmt.Errorf("--after-each-pass prints IR stages; use --stage ir")
+			return usagef("--after-each-pass prints IR stages; use --stage ir")
 		}
 		if *pipeline == "" {
 			*pipeline = "default"
@@ -67,7 +68,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 		}
 		return stablehlo.Print(stdout, m, stablehlo.PrintOptions{Locations: *locs})
 	}
-	return fmt.Errorf("unknown stage %q (want ir or stablehlo)", *stage)
+	return usagef("unknown stage %q (want ir or stablehlo)", *stage)
 }
 
 // dumpEachPass runs the pipeline one pass at a time and prints, for each

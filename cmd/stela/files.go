@@ -10,8 +10,8 @@ import (
 )
 
 func runFmt(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("fmt", stderr)
-	locs := fs.Bool("locations", false, "print locations")
+	fs := newFlags("fmt")
+	locs := fs.Bool("locations", false, "print locations (loc(...))")
 	path, err := oneFile(fs, args)
 	if err != nil {
 		return err
@@ -28,7 +28,7 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 }
 
 func runVerify(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("verify", stderr)
+	fs := newFlags("verify")
 	path, err := oneFile(fs, args)
 	if err != nil {
 		return err

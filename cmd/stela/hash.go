@@ -19,10 +19,10 @@ import (
 // example) is lowered first, as the runtime does; StableHLO text is put in
 // canonical form without locations.
 func runHash(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("hash", stderr)
-	device := fs.String("device", "cpu", "device whose platform compiles the program")
-	example := fs.String("example", "", "hash a built-in example (traced as jit would)")
-	pipeline := fs.String("pipeline", "", "run these passes on Stela IR first (jit.Compile runs \"default\")")
+	fs := newFlags("hash")
+	device := fs.String("device", "cpu", "the `DEVICE` whose platform compiles the program")
+	example := fs.String("example", "", "hash the built-in example `NAME` (traced as jit would) instead of a file")
+	pipeline := fs.String("pipeline", "", "run this `PIPELINE` on Stela IR first (jit.Compile runs \"default\")")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -31,7 +31,7 @@ func runHash(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *example != "":
 		if len(pos) != 0 {
-			return fmt.Errorf("--example takes no file argument")
+			return usagef("--example takes no file argument")
 		}
 		tr, err := examples.TraceNamed(*example)
 		if err != nil {
@@ -62,7 +62,7 @@ func runHash(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	default:
-		return fmt.Errorf("want one FILE.sir or FILE.mlir, or --example NAME")
+		return usagef("want one FILE.sir or FILE.mlir, or --example NAME")
 	}
 	if *pipeline != "" {
 		ps, err := passes.ParsePipeline(*pipeline)

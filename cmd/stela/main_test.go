@@ -2,15 +2,19 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/stela-ml/stela/internal/torchbench"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
 )
@@ -30,8 +34,31 @@ func TestScript(t *testing.T) {
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: *update,
 		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"mknpy": mknpy},
+		Setup: func(e *testscript.Env) error {
+			// $STELABIN is the directory that holds the stela command,
+			// for scripts that set a PATH of their own.
+			exe, err := exec.LookPath("stela")
+			if err != nil {
+				return err
+			}
+			e.Setenv("STELABIN", filepath.Dir(exe))
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "torch" {
+				return hasTorch(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
 }
+
+// hasTorch is the [torch] condition: a python3 on PATH can import torch,
+// so `stela bench --torch` can run.
+var hasTorch = sync.OnceValue(func() bool {
+	_, err := torchbench.Python("")
+	return err == nil
+})
 
 // mknpy writes a .npy file: mknpy FILE TYPE V1 V2 ..., with TYPE in .sir
 // form (f32[2,3]) and the values in row-major order.

@@ -53,10 +53,14 @@ func mark(b bool) string {
 }
 
 func runOps(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("ops", stderr)
+	fs := newFlags("ops")
 	md := fs.Bool("markdown", false, "print docs/ops.md (the generated IR reference)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(pos) != 0 {
+		return usagef("want no arguments, got %q", pos)
 	}
 	if *md {
 		_, err := io.WriteString(stdout, opsMarkdown())

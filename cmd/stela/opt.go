@@ -12,15 +12,15 @@ import (
 // runOpt is `stela opt`: like mlir-opt, it reads .sir, runs a pipeline and
 // prints the result to stdout; instrumentation output goes to stderr.
 func runOpt(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("opt", stderr)
-	pipe := fs.String("p", "default", "pipeline: comma-separated pass names, or default")
+	fs := newFlags("opt")
+	pipe := fs.String("p", "default", "the `PIPELINE`: comma-separated pass names (stela passes lists them), or default")
 	afterAll := fs.Bool("print-after-all", false, "print the IR after every pass (to stderr)")
 	changed := fs.Bool("print-changed", false, "print the IR after each pass that changed it (to stderr)")
 	locs := fs.Bool("locations", false, "print locations")
-	dumpDir := fs.String("dump-dir", "", "write <func>.<seq>.<pass>.sir after each pass into this directory")
+	dumpDir := fs.String("dump-dir", "", "write <func>.<seq>.<pass>.sir after each pass into this `DIR`")
 	verify := fs.Bool("verify-each", true, "verify the IR after each pass")
 	timing := fs.Bool("time-passes", false, "print how long each pass ran (to stderr)")
-	repro := fs.String("reproduce", "", "replay a reproducer file written by a failing pass")
+	repro := fs.String("reproduce", "", "replay the reproducer `FILE` a failing pass wrote (its IR and pipeline) instead of FILE.sir")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -29,7 +29,7 @@ func runOpt(args []string, stdout, stderr io.Writer) error {
 	var pl []*passes.Pass
 	if *repro != "" {
 		if len(pos) != 0 {
-			return fmt.Errorf("--reproduce takes no file argument")
+			return usagef("--reproduce takes no file argument")
 		}
 		src, err := os.ReadFile(*repro)
 		if err != nil {
@@ -40,7 +40,7 @@ func runOpt(args []string, stdout, stderr io.Writer) error {
 		}
 	} else {
 		if len(pos) != 1 {
-			return fmt.Errorf("want exactly one file argument, got %d", len(pos))
+			return usagef("want exactly one file argument, got %d", len(pos))
 		}
 		src, err := os.ReadFile(pos[0])
 		if err != nil {
@@ -73,9 +73,13 @@ func runOpt(args []string, stdout, stderr io.Writer) error {
 // runPasses is `stela passes`: every pass with its doc line, then the
 // default pipeline.
 func runPasses(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("passes", stderr)
-	if _, err := parseArgs(fs, args); err != nil {
+	fs := newFlags("passes")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(pos) != 0 {
+		return usagef("want no arguments, got %q", pos)
 	}
 	for _, p := range passes.All() {
 		fmt.Fprintf(stdout, "%-14s %s\n", p.Name, p.Doc)

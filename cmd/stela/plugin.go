@@ -27,8 +27,13 @@ func openClient(name string, devices int) (*pjrt.Client, error) {
 }
 
 func runPlugin(args []string, stdout, stderr io.Writer) error {
-	if len(args) != 1 || args[0] != "path" {
-		return fmt.Errorf("usage: stela plugin path")
+	fs := newFlags("plugin")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || pos[0] != "path" {
+		return usagef("want the argument path, got %q", pos)
 	}
 	p, err := cpu.PluginPath()
 	if err != nil {
@@ -39,11 +44,15 @@ func runPlugin(args []string, stdout, stderr io.Writer) error {
 }
 
 func runDevices(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("devices", stderr)
-	plugin := fs.String("plugin", "", "plugin name or path (default: the Stela CPU plugin)")
-	n := fs.Int("devices", 0, "number of virtual devices (Stela CPU plugin)")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("devices")
+	plugin := fs.String("plugin", "", "list the devices of this PJRT plugin, by `NAME|PATH` (cpu: the Stela CPU plugin)")
+	n := fs.Int("devices", 0, "with the Stela CPU plugin: make `N` virtual devices")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(pos) != 0 {
+		return usagef("want no arguments, got %q", pos)
 	}
 	if *plugin == "" && *n == 0 {
 		return listPlatforms(stdout)

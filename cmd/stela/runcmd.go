@@ -28,13 +28,13 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // runs the reference evaluator on the same inputs and reports the largest
 // difference, so it doubles as a check of the device against the oracle.
 func runRun(argv []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", stderr)
-	plugin := fs.String("plugin", "", "plugin name or path (default: the Stela CPU plugin)")
-	devices := fs.Int("devices", 1, "run on this many devices (replicated)")
-	example := fs.String("example", "", "run a built-in example instead of a file")
-	pipeline := fs.String("pipeline", "", "with --example: run these passes before lowering (e.g. default)")
+	fs := newFlags("run")
+	plugin := fs.String("plugin", "", "the PJRT plugin, by `NAME|PATH` (default: the Stela CPU plugin)")
+	devices := fs.Int("devices", 1, "run on `N` devices (replicated)")
+	example := fs.String("example", "", "run the built-in example `NAME` instead of a file, and compare with the reference evaluator")
+	pipeline := fs.String("pipeline", "", "with --example: run this `PIPELINE` before lowering (e.g. default)")
 	var inputs stringList
-	fs.Var(&inputs, "input", "an argument as a .npy file (repeat, in parameter order)")
+	fs.Var(&inputs, "input", "an argument as a `FILE.npy` (repeat, in parameter order)")
 	pos, err := parseArgs(fs, argv)
 	if err != nil {
 		return err
@@ -47,7 +47,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	switch {
 	case *example != "":
 		if len(pos) != 0 {
-			return fmt.Errorf("--example takes no file argument")
+			return usagef("--example takes no file argument")
 		}
 		ex, err := examples.Get(*example)
 		if err != nil {
@@ -86,7 +86,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 		}
 	default:
 		if len(pos) != 1 {
-			return fmt.Errorf("want one FILE.mlir (or --example NAME)")
+			return usagef("want one FILE.mlir (or --example NAME)")
 		}
 		src, err := os.ReadFile(pos[0])
 		if err != nil {

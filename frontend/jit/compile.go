@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/runtime"
@@ -253,7 +254,7 @@ func (c *compiledFunc) callErr(in []reflect.Value) ([]reflect.Value, error) {
 	} else {
 		defer c.mu.Unlock()
 		jitStats.misses.Add(1)
-		if runtime.LogEnabled("recompile") {
+		if env.Log().Recompile {
 			c.explain(parts)
 		}
 		if e, err = c.build(in, tensors, parts, key); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stela-ml/stela/frontend/jit"
 	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/internal/env/envtest"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -40,7 +41,7 @@ func TestCompileCacheAndRecompileLog(t *testing.T) {
 	var log bytes.Buffer
 	jit.LogOutput = &log
 	defer func() { jit.LogOutput = nil }()
-	t.Setenv("STELA_LOG", "recompile")
+	envtest.Setenv(t, "STELA_LOG", "recompile")
 
 	scale := func(x *tensor.Tensor, k float64) *tensor.Tensor { return tensor.Mul(x, tensor.ScalarLike(x, k)) }
 	f := jit.Compile(scale, jit.WithName("scale"))

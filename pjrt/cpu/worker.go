@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
 	"github.com/stela-ml/stela/stablehlo"
 )
@@ -83,12 +84,15 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 		return exitCompileError
 	}
 	_, tm, err := Compile(prog, CompileConfig{Out: args[4], Options: opts})
-	if logging("compile") {
-		fmt.Fprintf(stderr, "stela cpu compile: %s\n", tm)
+	logTimes := func() {
+		if env.Log().Compile {
+			fmt.Fprintf(stderr, "stela cpu compile: %s\n", tm)
+		}
 	}
 	if err != nil {
-		// The first line is the message the plugin reports.
+		// The first line is the message; the stage times follow it.
 		fmt.Fprintln(stderr, err)
+		logTimes()
 		if codegen.IsUnsupported(err) {
 			return exitUnsupported
 		}
@@ -97,22 +101,13 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 		}
 		return exitCompileError
 	}
+	logTimes()
 	return 0
 }
 
 // errPanic marks an error made from a panic: a bug, not the program's
 // fault.
 var errPanic = errors.New("internal error")
-
-// logging reports whether STELA_LOG names the topic.
-func logging(topic string) bool {
-	for _, t := range strings.FieldsFunc(os.Getenv("STELA_LOG"), func(r rune) bool { return r == ',' || r == ' ' }) {
-		if t == topic || t == "all" {
-			return true
-		}
-	}
-	return false
-}
 
 // CompileConfig configures Compile.
 type CompileConfig struct {
@@ -176,6 +171,11 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 			err = fmt.Errorf("%w: compile: panic: %v\n%s", errPanic, r, debug.Stack())
 		}
 	}()
+	// A switch with an unknown word fails the compile (package env's
+	// rule): the plugin reports this as the compile's error.
+	if err := env.Err(); err != nil {
+		return "", tm, err
+	}
 	t0 := time.Now()
 	stage := func(d *time.Duration) {
 		now := time.Now()

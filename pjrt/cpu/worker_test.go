@@ -206,3 +206,23 @@ func TestMissingToolsNamePackages(t *testing.T) {
 		t.Errorf("error %v does not name the Debian packages", err)
 	}
 }
+
+// TestWorkerSwitchError: an unknown word in STELA_DEBUG or STELA_LOG is a
+// compile error that names it, whatever the program, not a word ignored.
+func TestWorkerSwitchError(t *testing.T) {
+	for _, tc := range []struct{ env, first string }{
+		{"STELA_DEBUG=nofuse", `STELA_DEBUG=nofuse: unknown word "nofuse" (valid: nofusion, shuffle, verify; STELA_DEBUG=help describes them)`},
+		{"STELA_LOG=compile,timing", `STELA_LOG=compile,timing: unknown word "timing" (valid: all, compile, recompile, remarks; STELA_LOG=help describes them)`},
+	} {
+		code, stdout, stderr, out := runWorker(t, addProgram, tc.env)
+		if code != exitCompileError || firstLine(stderr) != tc.first {
+			t.Errorf("%s: exit %d, stderr %q; want %d, %q", tc.env, code, stderr, exitCompileError, tc.first)
+		}
+		if stdout != "" {
+			t.Errorf("the worker wrote to stdout: %q", stdout)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("a failed compilation left %s", out)
+		}
+	}
+}

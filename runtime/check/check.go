@@ -55,7 +55,9 @@ type Expectation struct {
 	Tol      float64
 	MinULP   int64
 	MaxULP   int64
-	Loc      string // where the check op is, as the module prints it
+	// Line is the check op's line in the source Prepare read (1-based; 0
+	// when unknown).
+	Line int
 }
 
 // Prepared is one entry function ready to run: the module text to compile
@@ -160,6 +162,7 @@ func prepareEntry(m *stablehlo.Module, name string, entries []string) (*Prepared
 			kept = append(kept, op)
 			continue
 		}
+		e.Line = op.Line
 		e.Actual = addResult(op.Operands[0])
 		if e.Const == nil {
 			e.Expected = addResult(op.Operands[1])

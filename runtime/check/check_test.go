@@ -58,6 +58,17 @@ func TestPrepareMovesChecksToResults(t *testing.T) {
 	if eq.Op != "custom_call @check.eq" || eq.Actual != 6 || eq.Expected != 5 {
 		t.Errorf("check.eq expectation %+v: want actual #6 (second operand), expected #5", eq)
 	}
+	// Each expectation knows its check op's line in sample (which starts
+	// with a newline), and a failure names it.
+	for i, line := range []int{9, 11, 12, 13, 14} {
+		if got := p.Expectations[i].Line; got != line {
+			t.Errorf("expectation %d (%s) is on line %d, want %d", i, p.Expectations[i].Op, got, line)
+		}
+	}
+	f := Failure{Entry: "main", Exp: p.Expectations[1], Msg: "element [0]: actual 3, expected 4"}
+	if got, want := f.String(), "11: check.expect_eq: element [0]: actual 3, expected 4"; got != want {
+		t.Errorf("failure %q, want %q", got, want)
+	}
 }
 
 func TestPrepareEntries(t *testing.T) {

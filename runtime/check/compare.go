@@ -21,7 +21,13 @@ type Failure struct {
 	Msg   string // first mismatching index, actual vs expected
 }
 
+// String is "LINE: OP: MSG", which `stela check` prints after the file
+// name (FILE:LINE: check.expect_eq_const: element [0]: actual 3, expected
+// 4); "@ENTRY: OP: MSG" when the line is unknown.
 func (f Failure) String() string {
+	if f.Exp.Line > 0 {
+		return fmt.Sprintf("%d: %s: %s", f.Exp.Line, f.Exp.Op, f.Msg)
+	}
 	return fmt.Sprintf("@%s: %s: %s", f.Entry, f.Exp.Op, f.Msg)
 }
 

@@ -16,29 +16,33 @@ import (
 
 	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/internal/torchbench"
 	"github.com/stela-ml/stela/ir/npy"
 )
 
-const script = "torch_bench.py"
+const script = torchbench.FileName
 
-// python returns the Python to run torch_bench.py with, or skips.
-func python(t *testing.T) string {
+// python returns the Python to run torch_bench.py with, or skips: the one
+// `stela bench --torch` picks (torchbench.Python), or $STELA_TORCH_PYTHON.
+// It also writes the script that stela embeds into the test's directory
+// and returns its path.
+func python(t *testing.T) (py, path string) {
 	t.Helper()
-	py := os.Getenv("STELA_TORCH_PYTHON")
-	if py == "" {
-		py = "/usr/bin/python3"
-	}
-	path, err := exec.LookPath(py)
+	py, err := torchbench.Python(os.Getenv("STELA_TORCH_PYTHON"))
 	if err != nil {
-		t.Skipf("no %s (Debian: apt-get install python3-torch)", py)
+		t.Skip(err)
 	}
-	return path
+	if path, err = torchbench.Write(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	return py, path
 }
 
 // TestTorchMetrics: the names PyTorch's results carry are those
 // `stela bench` joins on (cmd/stela tests its side against the same file).
 func TestTorchMetrics(t *testing.T) {
-	out, err := exec.Command(python(t), script, "--list").Output()
+	py, path := python(t)
+	out, err := exec.Command(py, path, "--list").Output()
 	if err != nil {
 		t.Fatalf("%s --list: %v", script, err)
 	}
@@ -56,7 +60,7 @@ func TestTorchMetrics(t *testing.T) {
 // match Stela's result, then W1 once, whose JSON line must carry the
 // fields `stela bench` reads.
 func TestTorchBlockAndJSON(t *testing.T) {
-	py := python(t)
+	py, path := python(t)
 	if err := tensor.SetDefaultDevice("host"); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +72,7 @@ func TestTorchBlockAndJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(py, script, "--check", dir, "--workload", "W1", "--runs", "1", "--threads", "1",
+	cmd := exec.Command(py, path, "--check", dir, "--workload", "W1", "--runs", "1", "--threads", "1",
 		"--batch", strconv.Itoa(ex.Batch), "--seq", strconv.Itoa(ex.Seq), "--d-model", strconv.Itoa(ex.DModel),
 		"--heads", strconv.Itoa(ex.Heads), "--mlp", strconv.Itoa(ex.MLP))
 	var stderr bytes.Buffer

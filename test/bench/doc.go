@@ -2,9 +2,10 @@
 // docs/performance.md): PyTorch's side of the benchmarks and the tests that
 // keep the two sides measuring the same thing.
 //
-// In: torch_bench.py, which runs workloads W1, W2, W3 and W5 in PyTorch
-// eager mode with Debian's python3-torch (/usr/bin/python3) and prints the
-// JSON lines `stela bench --json` prints, mode "torch-eager";
+// In: torch_bench.py (internal/torchbench, which the stela binary embeds),
+// which runs workloads W1, W2, W3 and W5 in PyTorch eager mode with a
+// python3 that has torch (Debian's python3-torch) and prints the JSON
+// lines `stela bench --json` prints, mode "torch-eager";
 // testdata/metrics.txt, the metric names both sides use, on which
 // `stela bench --torch` joins the two; run.sh, which runs both:
 //
@@ -25,7 +26,9 @@
 // its GPT-2 block must compute what frontend/examples/transformer.go
 // computes (the small config, Stela on the reference evaluator, PyTorch on
 // the same inputs as .npy files); its JSON lines must carry the fields
-// `stela bench` reads. The tests skip, never fail, when /usr/bin/python3
-// (or $STELA_TORCH_PYTHON) cannot import torch and numpy. The Go side of
+// `stela bench` reads. The tests run the embedded copy with the Python
+// `stela bench --torch` would pick (torchbench.Python: the first python3
+// on PATH that has torch, or $STELA_TORCH_PYTHON), and skip, never fail,
+// when there is none or it cannot import torch and numpy. The Go side of
 // the --serve protocol is tested in cmd/stela against shell stand-ins.
 package bench

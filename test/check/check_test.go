@@ -6,7 +6,8 @@
 // rounding ties).
 //
 // In: testdata/*.mlir, which must pass; testdata/fail/*.mlir, which must
-// fail as their `// FAIL: <text>` lines say; testdata/reject/*.mlir, which
+// fail as their `// FAIL: <line>: <text>` lines say (the line of the check
+// op that fails, as `stela check` prints it after the file name); testdata/reject/*.mlir, which
 // must be rejected (`// REJECT: <text>`). Out: TestPass, TestFail and
 // TestReject run them through runtime/check on the Stela CPU plugin (this
 // test binary is its compile worker); TestXLA runs the same prepared
@@ -30,6 +31,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	goruntime "runtime"
 	"slices"
 	"strings"
@@ -203,13 +205,15 @@ func readFiles(t *testing.T, dir string) []*checkFile {
 }
 
 // matchAll reports the directives no failure matches and the failures no
-// directive matches.
+// directive matches. A directive matches a failure that contains it after
+// a space or at its start: "8: check.expect_eq" matches the failure of
+// line 8, not of line 18.
 func matchAll(want []string, fails []string) (unmatchedWant, unmatchedFail []string) {
 	used := make([]bool, len(fails))
 	for _, w := range want {
 		found := false
 		for i, f := range fails {
-			if strings.Contains(f, w) {
+			if strings.Contains(" "+f, " "+w) {
 				used[i], found = true, true
 			}
 		}
@@ -403,9 +407,10 @@ func TestFail(t *testing.T) {
 			}
 			fails := failureStrings(rep.Failures)
 			for _, s := range fails {
-				// The contract: which check, and where.
-				if !strings.Contains(s, "check.") || !strings.Contains(s, "element [") && !strings.Contains(s, "shape ") {
-					t.Errorf("%s: failure %q does not name the check and the index", f.name, s)
+				// The contract: which check, on which line, and where in
+				// the value.
+				if !regexp.MustCompile(`^[1-9][0-9]*: (custom_call @)?check\.`).MatchString(s) || !strings.Contains(s, "element [") && !strings.Contains(s, "shape ") {
+					t.Errorf("%s: failure %q does not name the line, the check and the index", f.name, s)
 				}
 			}
 			if w, g := matchAll(f.fail, fails); len(w)+len(g) > 0 {

@@ -3,15 +3,14 @@ package codegen
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
-	"strings"
 
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/stablehlo"
 )
 
@@ -80,14 +79,7 @@ type fusion struct {
 }
 
 // nofusionEnv reports STELA_DEBUG=nofusion.
-func nofusionEnv() bool {
-	for _, f := range strings.FieldsFunc(os.Getenv("STELA_DEBUG"), func(r rune) bool { return r == ',' || r == ' ' }) {
-		if f == "nofusion" {
-			return true
-		}
-	}
-	return false
-}
+func nofusionEnv() bool { return env.Debug().NoFusion }
 
 // baseKind reports whether fusion handles values of kind k.
 func baseKind(k elemKind) bool {

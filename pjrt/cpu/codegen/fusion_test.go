@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/internal/env/envtest"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/lowering"
 	"github.com/stela-ml/stela/passes"
@@ -312,9 +313,9 @@ func TestFusionRandomBitIdentical(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	t.Setenv("STELA_DEBUG", "nofusion")
+	envtest.Setenv(t, "STELA_DEBUG", "nofusion")
 	build(true)
-	os.Setenv("STELA_DEBUG", "")
+	envtest.Setenv(t, "STELA_DEBUG", "")
 	build(false)
 	for i, p := range progs {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
@@ -413,7 +414,7 @@ func TestFusionCompileTime(t *testing.T) {
 		if off {
 			env = "nofusion"
 		}
-		t.Setenv("STELA_DEBUG", env)
+		envtest.Setenv(t, "STELA_DEBUG", env)
 		kernels := planText(t, src, codegen.Options{}).Kernels()
 		so, tm, err := cpu.Compile([]byte(src), cpu.CompileConfig{})
 		if err != nil {

@@ -2,10 +2,10 @@
 // not within 1e-4 of it; the default tolerance (1e-4) of the first check does
 // not cover 0.33 either. An infinity never matches a finite value, however
 // large the tolerance, and NaN matches only NaN.
-// FAIL: @main: check.expect_almost_eq_const: element [2]: actual 0.33333334, expected 0.33 (tolerance 0.0001)
-// FAIL: @main: check.expect_almost_eq_const: element [2]: actual 0.33333334, expected 0.3343 (tolerance 0.0001)
-// FAIL: @main: check.expect_almost_eq: element [0]: actual inf, expected 3.4028235e+38 (tolerance 1e+38)
-// FAIL: @main: check.expect_almost_eq_const: element [1]: actual nan, expected 0 (tolerance 1)
+// FAIL: 13: check.expect_almost_eq_const: element [2]: actual 0.33333334, expected 0.33 (tolerance 0.0001)
+// FAIL: 14: check.expect_almost_eq_const: element [2]: actual 0.33333334, expected 0.3343 (tolerance 0.0001)
+// FAIL: 19: check.expect_almost_eq: element [0]: actual inf, expected 3.4028235e+38 (tolerance 1e+38)
+// FAIL: 23: check.expect_almost_eq_const: element [1]: actual nan, expected 0 (tolerance 1)
 func.func @main() {
   %cst = stablehlo.constant dense<[1.0, 2.0, 1.0]> : tensor<3xf32>
   %cst_0 = stablehlo.constant dense<[1.0, 1.0, 3.0]> : tensor<3xf32>

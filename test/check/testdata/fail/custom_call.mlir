@@ -2,8 +2,8 @@
 // come from helper functions, custom_call @check.expect_eq compares exactly
 // and @check.eq(expected, actual) returns an i1 and fails when it is false.
 // Here @expected is wrong at [1, 1]: 4 * 2 is 8, not 9.
-// FAIL: @main: custom_call @check.expect_eq: element [1, 1]: actual 8, expected 9
-// FAIL: @main: custom_call @check.eq: element [1, 1]: actual 8, expected 9
+// FAIL: 12: custom_call @check.expect_eq: element [1, 1]: actual 8, expected 9
+// FAIL: 13: custom_call @check.eq: element [1, 1]: actual 8, expected 9
 module @jit_testcase attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main() -> (tensor<i1> {jax.result_info = ""}) {
     %0:2 = call @inputs() : () -> (tensor<2x2xi32>, tensor<2x2xi32>)

@@ -3,10 +3,10 @@
 // an exact result fail, and 4 ULP is beyond the 3 that custom_call
 // @check.expect_close allows. -0 and +0 are 0 ULP apart; the smallest positive
 // and negative subnormals are 2 apart (the distance is summed across zero).
-// FAIL: @main: check.expect_close: element [0]: actual 0.30000000000000004, expected 0.3 (1 ULP, allowed [0, 0])
-// FAIL: @main: check.expect_close: element [0]: actual 0.30000000000000004, expected 0.30000000000000004 (0 ULP, allowed [1, 2])
-// FAIL: @main: check.expect_close: element [0]: actual 5e-324, expected -5e-324 (2 ULP, allowed [0, 1])
-// FAIL: @main: custom_call @check.expect_close: element [0]: actual 0.30000000000000004, expected 0.30000000000000027 (4 ULP, allowed [0, 3])
+// FAIL: 15: check.expect_close: element [0]: actual 0.30000000000000004, expected 0.3 (1 ULP, allowed [0, 0])
+// FAIL: 18: check.expect_close: element [0]: actual 0.30000000000000004, expected 0.30000000000000004 (0 ULP, allowed [1, 2])
+// FAIL: 21: check.expect_close: element [0]: actual 5e-324, expected -5e-324 (2 ULP, allowed [0, 1])
+// FAIL: 23: custom_call @check.expect_close: element [0]: actual 0.30000000000000004, expected 0.30000000000000027 (4 ULP, allowed [0, 3])
 func.func @main() {
   %cst = stablehlo.constant dense<[1.000000e-01, 5.000000e-01]> : tensor<2xf64>
   %cst_0 = stablehlo.constant dense<[2.000000e-01, 5.000000e-01]> : tensor<2xf64>

@@ -1,6 +1,6 @@
-// A wrong exact expectation: 3 + 4 is 7, not 8. The report names the check,
-// the entry and the first mismatching index (a multi-index for rank 2).
-// FAIL: @main: check.expect_eq_const: element [1, 0]: actual 7, expected 8
+// A wrong exact expectation: 3 + 4 is 7, not 8. The report names the line,
+// the check and the first mismatching index (a multi-index for rank 2).
+// FAIL: 8: check.expect_eq_const: element [1, 0]: actual 7, expected 8
 func.func @main() {
   %c = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
   %c_0 = stablehlo.constant dense<[[1, 1], [4, 4]]> : tensor<2x2xi32>

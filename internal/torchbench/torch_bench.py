@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """PyTorch's side of `stela bench` (docs/performance.md).
 
-Runs issue 5's workloads W1, W2, W3 and W5 in PyTorch eager mode and prints
-one JSON object per measurement, the same objects `stela bench --json`
+Runs the benchmark workloads W1, W2, W3 and W5 in PyTorch eager mode and
+prints one JSON object per measurement, the same objects `stela bench --json`
 prints, with mode "torch-eager" and the thread count PyTorch used:
 
-    /usr/bin/python3 test/bench/torch_bench.py [--workload W1,W2,W3,W5] [--runs N] [--threads N] [--device cpu|cuda]
+    /usr/bin/python3 internal/torchbench/torch_bench.py [--workload W1,W2,W3,W5] [--runs N] [--threads N] [--device cpu|cuda]
 
-Use Debian's python3-torch (/usr/bin/python3), not another Python on PATH.
+The stela binary carries this file (package torchbench embeds it) and runs
+it with the first python3 on PATH that can import torch: Debian's
+python3-torch (/usr/bin/python3) where another python3 without torch (a
+pyenv shim) comes first.
 
 Every measurement is one warm-up call, then --runs timed calls; the median
 is reported. With --device cuda the tensors live on the GPU and each timed
