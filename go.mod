@@ -9,6 +9,7 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/x448/float16 v0.8.4
 	golang.org/x/sys v0.35.0
+	golang.org/x/term v0.34.0
 	google.golang.org/protobuf v1.36.10
 )
 
