@@ -319,8 +319,8 @@ func TestEvalContractionsTakeBlockedPath(t *testing.T) {
 }
 
 // Benchmarks at the sizes of the built-in examples' contractions: the spec
-// loop (what the evaluator did before it had a blocked path) and the
-// op's evaluation rule (the blocked path at these sizes).
+// loop on its own ("spec", the straightforward definition) and the op's
+// evaluation rule ("eval", which takes the blocked path at these sizes).
 
 func sxBenchContraction(b *testing.B, op Op, attr any, x, y *Literal) {
 	in, err := sxInstrFor(op, attr, nil, x, y)

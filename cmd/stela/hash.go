@@ -18,8 +18,9 @@ import (
 // IR (a .sir file or an example) goes through the pass pipeline first,
 // passes.Default unless --pipeline says otherwise, and is then lowered, as
 // jit.Compile does, so that the key of an example (or of a traced program
-// dumped as .sir) is the one its jit-compiled function is cached under;
-// the default pipeline leaves IR it has already optimized as it is.
+// dumped as .sir, STELA_DUMP's before.sir) is the one its jit-compiled
+// function is cached under; IR the passes already ran on (after.sir)
+// takes --pipeline= (none).
 // StableHLO text is hashed as the runtime would compile it: in canonical
 // form without locations.
 func runHash(args []string, stdout, stderr io.Writer) error {
