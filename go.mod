@@ -6,9 +6,11 @@ require (
 	github.com/gomlx/gopjrt v0.10.0
 	github.com/google/go-cmp v0.7.0
 	github.com/llir/llvm v0.3.6
+	github.com/pmezard/go-difflib v1.0.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/x448/float16 v0.8.4
 	golang.org/x/sys v0.35.0
+	golang.org/x/term v0.34.0
 	google.golang.org/protobuf v1.36.10
 )
 

@@ -4,7 +4,10 @@ import "fmt"
 
 // Eval runs f on concrete arguments with the reference evaluator: plain Go,
 // one op at a time, written to be obviously correct rather than fast. It is
-// the oracle that every backend is tested against.
+// the oracle that every backend is tested against. Where a rule has a
+// faster path (large dot_general and convolution, reductions whose body is
+// elementwise), the path computes the same results bit for bit as the
+// rule's straightforward loop, and tests compare the two.
 func Eval(f *Func, args ...*Literal) ([]*Literal, error) {
 	if len(args) != len(f.Params) {
 		return nil, fmt.Errorf("eval @%s: %d arguments, want %d", f.Name, len(args), len(f.Params))

@@ -210,13 +210,53 @@ func sxPairs(what string, v [][2]int, n int) ([][2]int, error) {
 
 // sxCopier moves elements between two literals of the same element type
 // without going through an interface value per element.
-type sxCopier struct{ dst, src reflect.Value }
+type sxCopier struct{ fn func(i, j int) }
 
 func sxNewCopier(dst, src *Literal) sxCopier {
-	return sxCopier{reflect.ValueOf(dst.Data), reflect.ValueOf(src.Data)}
+	switch d := dst.Data.(type) {
+	case []bool:
+		return sxCopyInto(d, src)
+	case []int8:
+		return sxCopyInto(d, src)
+	case []int16:
+		return sxCopyInto(d, src)
+	case []int32:
+		return sxCopyInto(d, src)
+	case []int64:
+		return sxCopyInto(d, src)
+	case []uint8:
+		return sxCopyInto(d, src)
+	case []uint16:
+		return sxCopyInto(d, src)
+	case []uint32:
+		return sxCopyInto(d, src)
+	case []uint64:
+		return sxCopyInto(d, src)
+	case []Float16:
+		return sxCopyInto(d, src)
+	case []BFloat16:
+		return sxCopyInto(d, src)
+	case []float32:
+		return sxCopyInto(d, src)
+	case []float64:
+		return sxCopyInto(d, src)
+	case []complex64:
+		return sxCopyInto(d, src)
+	case []complex128:
+		return sxCopyInto(d, src)
+	}
+	dv, sv := reflect.ValueOf(dst.Data), reflect.ValueOf(src.Data)
+	return sxCopier{func(i, j int) { dv.Index(i).Set(sv.Index(j)) }}
 }
 
-func (c sxCopier) copy(i, j int) { c.dst.Index(i).Set(c.src.Index(j)) }
+// sxCopyInto copies from src, whose data must be a []T too (a literal of
+// another element type panics, as a mismatched reflect.Value.Set would).
+func sxCopyInto[T any](dst []T, src *Literal) sxCopier {
+	s := src.Data.([]T)
+	return sxCopier{func(i, j int) { dst[i] = s[j] }}
+}
+
+func (c sxCopier) copy(i, j int) { c.fn(i, j) }
 
 // sxScalarAt returns element i of l as a rank-0 literal.
 func sxScalarAt(l *Literal, i int) *Literal {

@@ -22,6 +22,11 @@ import (
 // Reductions evaluate their body region on scalars in plain sequential
 // order, starting from the init values: the spec leaves the tree shape
 // unspecified, and the sequential order is the one a reader can check.
+//
+// The loops here are the definitions. Large contractions take the blocked
+// paths of eval_structural_blocked.go, and reductions whose body is
+// elementwise fold every result element at once (eval_structural_lifted.go);
+// both give the same results bit for bit.
 
 // sxAccum is a running sum of products in the accumulation domain of a
 // result element type.
@@ -55,13 +60,16 @@ func sxNewAccum(x, y, r DType) (*sxAccum, error) {
 
 func (a *sxAccum) reset() { a.f, a.c, a.u, a.b = 0, 0, 0, false }
 
-// mac adds x[i]*y[j].
+// mac adds x[i]*y[j]. The product is rounded to the accumulation type
+// before it is added: the explicit conversion keeps the compiler from
+// fusing the multiply and the add into one FMA, which Go allows on some
+// machines and which would make the sum depend on the machine.
 func (a *sxAccum) mac(x *Literal, i int, y *Literal, j int) {
 	switch {
 	case a.dt.IsFloat():
-		a.f += sxF64At(x, i) * sxF64At(y, j)
+		a.f += float64(sxF64At(x, i) * sxF64At(y, j))
 	case a.dt.IsComplex():
-		a.c += sxC128At(x, i) * sxC128At(y, j)
+		a.c += complex128(sxC128At(x, i) * sxC128At(y, j))
 	case a.dt.IsInteger():
 		a.u += sxU64At(x, i) * sxU64At(y, j)
 	default:
@@ -186,6 +194,21 @@ func sxU64At(l *Literal, i int) uint64 {
 
 func evalDotGeneral(in *Instr, args []*Literal) (outs []*Literal, err error) {
 	defer sxGuard(&err)
+	d, err := sxNewDot(in, args)
+	if err != nil {
+		return nil, err
+	}
+	if d.work() < sxBlockedMinWork {
+		d.spec()
+	} else {
+		d.blocked()
+	}
+	return []*Literal{d.out}, nil
+}
+
+// sxNewDot checks a dot_general against its operands and makes its zero
+// result.
+func sxNewDot(in *Instr, args []*Literal) (*sxDot, error) {
 	a, err := sxAttr[DotGeneralAttr](in)
 	if err != nil {
 		return nil, err
@@ -236,28 +259,58 @@ func evalDotGeneral(in *Instr, args []*Literal) (outs []*Literal, err error) {
 	if err := sxCheckResult(in, 0, t); err != nil {
 		return nil, err
 	}
-	acc, err := sxNewAccum(lt.DType, rt.DType, t.DType)
-	if err != nil {
+	if _, err := sxNewAccum(lt.DType, rt.DType, t.DType); err != nil {
 		return nil, err
 	}
-	out := Zeros(t)
+	return &sxDot{attr: a, lhs: lhs, rhs: rhs, out: Zeros(t), contract: contract, lfree: lfree, rfree: rfree}, nil
+}
+
+// sxDot is a checked dot_general: its operands, the zero result it fills,
+// the contracting dimension sizes (in LhsContract's order) and the free
+// dimensions of each side.
+type sxDot struct {
+	attr         DotGeneralAttr
+	lhs, rhs     *Literal
+	out          *Literal
+	contract     []int
+	lfree, rfree []int
+}
+
+// work is the number of products the contraction takes.
+func (d *sxDot) work() int {
+	n := d.out.Type.NumElements()
+	for _, c := range d.contract {
+		n *= c
+	}
+	return n
+}
+
+// spec fills the result the way the spec defines it: for each result
+// index, the sum over every contracting index, in row-major order of the
+// contracting dimensions, of the product of the two operand elements it
+// selects. It is the definition the blocked path (blocked) must match bit
+// for bit.
+func (d *sxDot) spec() {
+	a, lhs, rhs, out := d.attr, d.lhs, d.rhs, d.out
+	lt, rt := lhs.Type, rhs.Type
+	acc, _ := sxNewAccum(lt.DType, rt.DType, out.Type.DType)
 	ls, rs := Strides(lt.Shape), Strides(rt.Shape)
 	li, ri := make([]int, lt.Rank()), make([]int, rt.Rank())
-	nb, nl := len(a.LhsBatch), len(lfree)
+	nb, nl := len(a.LhsBatch), len(d.lfree)
 	i := 0
-	sxEach(shape, func(idx []int) error {
+	sxEach(out.Type.Shape, func(idx []int) error {
 		for k := range nb {
 			li[a.LhsBatch[k]] = idx[k]
 			ri[a.RhsBatch[k]] = idx[k]
 		}
-		for k, d := range lfree {
-			li[d] = idx[nb+k]
+		for k, dim := range d.lfree {
+			li[dim] = idx[nb+k]
 		}
-		for k, d := range rfree {
-			ri[d] = idx[nb+nl+k]
+		for k, dim := range d.rfree {
+			ri[dim] = idx[nb+nl+k]
 		}
 		acc.reset()
-		sxEach(contract, func(c []int) error {
+		sxEach(d.contract, func(c []int) error {
 			for k, x := range c {
 				li[a.LhsContract[k]] = x
 				ri[a.RhsContract[k]] = x
@@ -269,7 +322,6 @@ func evalDotGeneral(in *Instr, args []*Literal) (outs []*Literal, err error) {
 		i++
 		return nil
 	})
-	return []*Literal{out}, nil
 }
 
 // evalConvolution follows the spec's definition: every output element is a
@@ -281,6 +333,21 @@ func evalDotGeneral(in *Instr, args []*Literal) (outs []*Literal, err error) {
 // matching groups. Padding is zero, so padded positions are skipped.
 func evalConvolution(in *Instr, args []*Literal) (outs []*Literal, err error) {
 	defer sxGuard(&err)
+	c, err := sxNewConv(in, args)
+	if err != nil {
+		return nil, err
+	}
+	if c.work() < sxBlockedMinWork {
+		c.spec()
+	} else {
+		c.blocked()
+	}
+	return []*Literal{c.out}, nil
+}
+
+// sxNewConv checks a convolution against its operands and makes its zero
+// result.
+func sxNewConv(in *Instr, args []*Literal) (*sxConv, error) {
 	a, err := sxAttr[ConvolutionAttr](in)
 	if err != nil {
 		return nil, err
@@ -372,16 +439,53 @@ func evalConvolution(in *Instr, args []*Literal) (outs []*Literal, err error) {
 	if err := sxCheckResult(in, 0, t); err != nil {
 		return nil, err
 	}
-	acc, err := sxNewAccum(lt.DType, kt.DType, t.DType)
-	if err != nil {
+	if _, err := sxNewAccum(lt.DType, kt.DType, t.DType); err != nil {
 		return nil, err
 	}
-	out := Zeros(t)
+	return &sxConv{attr: a, lhs: lhs, rhs: rhs, out: Zeros(t), strides: strides, ldil: ldil, rdil: rdil, pad: pad, rev: rev, ksize: ksize}, nil
+}
+
+// sxConv is a checked convolution: its operands, the zero result it
+// fills, and the attribute's lists with their defaults filled in.
+type sxConv struct {
+	attr                ConvolutionAttr
+	lhs, rhs, out       *Literal
+	strides, ldil, rdil []int
+	pad                 [][2]int
+	rev                 []bool
+	ksize               []int // the kernel's spatial sizes
+}
+
+// work is the number of products the convolution takes at most (padding
+// and dilation holes skip some).
+func (c *sxConv) work() int {
+	n := c.out.Type.NumElements() * c.rhs.Type.Shape[c.attr.KernelInputFeatureDim]
+	for _, k := range c.ksize {
+		n *= k
+	}
+	return n
+}
+
+// spec fills the result as the spec defines it, one result element at a
+// time: the sum, over the window positions in row-major order and within
+// each over the input features of the element's feature group, of input ×
+// kernel, skipping window positions that fall on padding or dilation
+// holes. It is the definition the blocked path (blocked) must match bit for
+// bit.
+func (c *sxConv) spec() {
+	a, lhs, rhs, out := c.attr, c.lhs, c.rhs, c.out
+	lt, kt := lhs.Type, rhs.Type
+	ns := len(c.ksize)
+	strides, ldil, rdil, pad, rev, ksize := c.strides, c.ldil, c.rdil, c.pad, c.rev, c.ksize
+	fgc, bgc := a.FeatureGroupCount, a.BatchGroupCount
+	batch := lt.Shape[a.InputBatchDim]
+	kin, kout := kt.Shape[a.KernelInputFeatureDim], kt.Shape[a.KernelOutputFeatureDim]
+	acc, _ := sxNewAccum(lt.DType, kt.DType, out.Type.DType)
 	ls, ks := Strides(lt.Shape), Strides(kt.Shape)
 	li, ki := make([]int, ns+2), make([]int, ns+2)
 	outFeatPerFGroup, outFeatPerBGroup := kout/fgc, kout/bgc
 	i := 0
-	sxEach(shape, func(idx []int) error {
+	sxEach(out.Type.Shape, func(idx []int) error {
 		b, o := idx[a.OutputBatchDim], idx[a.OutputFeatureDim]
 		// The feature group picks which slice of input features this output
 		// feature reads; the batch group picks which slice of the batch.
@@ -418,7 +522,6 @@ func evalConvolution(in *Instr, args []*Literal) (outs []*Literal, err error) {
 		i++
 		return nil
 	})
-	return []*Literal{out}, nil
 }
 
 // sxSplitReduceArgs splits (inputs..., inits...) and checks that the inputs
@@ -504,6 +607,25 @@ func evalReduce(in *Instr, args []*Literal) (outs []*Literal, err error) {
 		results[k] = Zeros(t)
 	}
 	xs := Strides(xshape)
+	if p := results[0].Type.NumElements(); p > 0 {
+		if lifted, ok := sxLiftRegion(body, p); ok {
+			// Step s reads, for every result element, the s-th element of
+			// its fold: result elements follow the kept dimensions in
+			// row-major order, fold steps the reduced ones.
+			at, steps := sxGroupOffsets(xshape, xs, keep), sxGroupOffsets(xshape, xs, order)
+			err := sxFoldLifted(lifted, results, inits, len(steps), func(s int) []*Literal {
+				xs := make([]*Literal, n)
+				for k, x := range inputs {
+					xs[k] = sxGather(x, at, steps[s], nil)
+				}
+				return xs
+			})
+			if err != nil {
+				return nil, err
+			}
+			return results, nil
+		}
+	}
 	src := make([]int, len(xshape))
 	bargs := make([]*Literal, 2*n)
 	i := 0
@@ -617,6 +739,49 @@ func evalReduceWindow(in *Instr, args []*Literal) (outs []*Literal, err error) {
 		results[k] = Zeros(t)
 	}
 	xs := Strides(xshape)
+	sameTypes := true
+	for k := range inputs {
+		sameTypes = sameTypes && inputs[k].Type.DType == inits[k].Type.DType
+	}
+	if p := results[0].Type.NumElements(); p > 0 && sameTypes {
+		if lifted, ok := sxLiftRegion(body, p); ok {
+			// Step s is window position s (row-major) of every result
+			// element: an input element, or the init value where the
+			// position falls on padding or a dilation hole.
+			var wins [][]int
+			sxEach(a.WindowDims, func(w []int) error {
+				wins = append(wins, slices.Clone(w))
+				return nil
+			})
+			offs := make([]int, p)
+			err := sxFoldLifted(lifted, results, inits, len(wins), func(s int) []*Literal {
+				w, i := wins[s], 0
+				sxEach(shape, func(idx []int) error {
+					off := 0
+					for d := range r {
+						q := idx[d]*strides[d] + w[d]*wdil[d] - pad[d][0]
+						if q < 0 || q%bdil[d] != 0 || q/bdil[d] >= xshape[d] {
+							off = -1
+							break
+						}
+						off += q / bdil[d] * xs[d]
+					}
+					offs[i] = off
+					i++
+					return nil
+				})
+				vs := make([]*Literal, n)
+				for k, x := range inputs {
+					vs[k] = sxGather(x, offs, 0, inits[k])
+				}
+				return vs
+			})
+			if err != nil {
+				return nil, err
+			}
+			return results, nil
+		}
+	}
 	src := make([]int, r)
 	bargs := make([]*Literal, 2*n)
 	i := 0

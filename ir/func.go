@@ -35,7 +35,10 @@ type Instr struct {
 
 // Value is an SSA value: a parameter of a Func or one result of an Instr.
 type Value struct {
-	ID    int // unique in its Func; the text form prints %ID
+	// ID is unique in its Func: a new value gets the next free one, and it
+	// stays with the value (passes keep it; Func.Renumber reassigns them
+	// all). The text form prints it with PrintOptions.StableNames.
+	ID    int
 	Type  Type
 	Def   *Instr // nil for parameters
 	Index int    // result index in Def, or parameter index
@@ -167,7 +170,7 @@ func (in *Instr) infer() ([]Type, error) {
 }
 
 // Renumber gives values consecutive IDs in definition order (parameters
-// first), recursively in regions, so that printing is canonical.
+// first), recursively in regions, as the default printing numbers them.
 func (f *Func) Renumber() {
 	id := 0
 	for _, p := range f.Params {

@@ -21,7 +21,10 @@ import (
 //	locbody = "unknown" | STRING ":" NUMBER | "fused" [ "<" STRING ">" ] "[" [ locbody { "," locbody } ] "]" .
 //
 // Value names are any %name; the printer renumbers. Each function and each
-// region is its own scope: a region sees only its parameters.
+// region is its own scope: a region sees only its parameters. A value
+// named by a number (%12) gets that number as its Value.ID, so that text
+// printed with PrintOptions.StableNames reads back with the same names;
+// other values get IDs after the largest.
 //
 // Each instruction is checked as Func.Emit checks it: operand count,
 // attribute type and region count against the op table, then the op's type
@@ -186,6 +189,7 @@ func (p *parser) fn() *Func {
 	p.expect(tPunct, "{")
 	ret := p.body(f, sc)
 	p.expect(tPunct, "}")
+	keepNames(f, sc)
 	if !declared {
 		want = nil
 	}
@@ -404,7 +408,39 @@ func (p *parser) region(at token) *Func {
 	p.expect(tPunct, "{")
 	p.body(r, sc)
 	p.expect(tPunct, "}")
+	keepNames(r, sc)
 	return r
+}
+
+// keepNames gives each value of f named by a number in canonical form
+// (%0, %12, not %012) below 2^31 that number as its ID, and the other values fresh
+// IDs after the largest, in definition order. Names are unique in a scope,
+// so the IDs are too.
+func keepNames(f *Func, sc scope) {
+	named := map[*Value]bool{}
+	next := 0
+	for name, v := range sc {
+		if n, err := strconv.Atoi(name); err == nil && n >= 0 && n < 1<<31 && strconv.Itoa(n) == name {
+			v.ID = n
+			named[v] = true
+			next = max(next, n+1)
+		}
+	}
+	fresh := func(v *Value) {
+		if !named[v] {
+			v.ID = next
+			next++
+		}
+	}
+	for _, v := range f.Params {
+		fresh(v)
+	}
+	for _, in := range f.Body {
+		for _, v := range in.Results {
+			fresh(v)
+		}
+	}
+	f.nextID = next
 }
 
 // typ parses a tensor type such as f32[2,3], si32[] or f32[?,4].

@@ -33,7 +33,8 @@ import (
 // own number), without changing Value.ID. A region is a nested function:
 // its name (left out when empty), its parameters and its body; it numbers
 // its own values from %0, since regions are isolated from above and see
-// only their parameters.
+// only their parameters. With PrintOptions.StableNames values print as
+// %ID instead (see Value.ID), which the parser reads back as the IDs.
 //
 // Locations: loc("path/file.go":42) for a file and line, loc(fused<"cse">[
 // "a.go":1, "b.go":2]) for a merged location (the <"pass"> part left out
@@ -44,6 +45,14 @@ type PrintOptions struct {
 	// Locations adds a loc(...) suffix to every instruction and parameter
 	// whose location is known.
 	Locations bool
+	// StableNames prints each value as %ID, its Value.ID, instead of
+	// numbering the values of each function densely. A value keeps its ID
+	// through the passes that keep it, and values a pass makes get new
+	// IDs, so two printings of a function before and after a pass differ
+	// only where the pass changed it (the uses of a value CSE removed, not
+	// every later value). A function whose IDs are not unique (which
+	// ir.Verify rejects) prints densely.
+	StableNames bool
 }
 
 // String prints f without locations.
@@ -90,7 +99,12 @@ type printer struct {
 // numbering maps a function's values to their printed numbers.
 type numbering map[*Value]int
 
-func numberValues(f *Func) numbering {
+func (p *printer) numberValues(f *Func) numbering {
+	if p.opts.StableNames {
+		if names, ok := stableNames(f); ok {
+			return names
+		}
+	}
 	names := numbering{}
 	id := 0
 	for _, v := range f.Params {
@@ -109,12 +123,46 @@ func numberValues(f *Func) numbering {
 	return names
 }
 
+// stableNames names f's values by their IDs; ok is false when two share
+// an ID (or one is negative).
+func stableNames(f *Func) (numbering, bool) {
+	names := numbering{}
+	used := map[int]bool{}
+	add := func(v *Value) bool {
+		if v == nil {
+			return true
+		}
+		if v.ID < 0 || used[v.ID] {
+			return false
+		}
+		used[v.ID] = true
+		names[v] = v.ID
+		return true
+	}
+	for _, v := range f.Params {
+		if !add(v) {
+			return nil, false
+		}
+	}
+	for _, in := range f.Body {
+		if in == nil {
+			continue
+		}
+		for _, v := range in.Results {
+			if !add(v) {
+				return nil, false
+			}
+		}
+	}
+	return names, true
+}
+
 func (p *printer) fn(f *Func) {
 	if f == nil {
 		p.b.WriteString("<<nil func>>\n")
 		return
 	}
-	names := numberValues(f)
+	names := p.numberValues(f)
 	p.b.WriteString("func @")
 	p.b.WriteString(quoteName(f.Name))
 	p.params(f, names)
@@ -238,7 +286,7 @@ func (p *printer) region(r *Func, depth int) {
 		p.b.WriteString("<<nil region>>")
 		return
 	}
-	names := numberValues(r)
+	names := p.numberValues(r)
 	if r.Name != "" {
 		p.b.WriteByte('@')
 		p.b.WriteString(quoteName(r.Name))

@@ -17,7 +17,6 @@ var DCE = &Pass{
 func dce(m *ir.Module, cx *Context) error {
 	for _, f := range m.Funcs {
 		dceFunc(f, cx)
-		f.Renumber()
 	}
 	return nil
 }

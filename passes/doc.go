@@ -23,8 +23,11 @@
 // panics is recovered; the runner writes a reproducer (the IR the pass got and
 // the rest of the pipeline) that `stela opt --reproduce FILE` replays.
 //
-// Invariants on exit of every pass: ir.Verify holds; values are renumbered
-// (Func.Renumber) so that printing is canonical; locations are kept: a value
-// replaced by a new instruction passes its Loc on, and values merged by CSE
-// get ir.FusedLoc("cse", members...).
+// Invariants on exit of every pass: ir.Verify holds; values the pass keeps
+// keep their IDs and values it makes get new ones (the default printing
+// numbers values densely whatever their IDs; the runner's printing and
+// dumps print the IDs, ir.PrintOptions.StableNames, so that one pass's
+// output differs from its input only where the pass changed it); locations
+// are kept: a value replaced by a new instruction passes its Loc on, and
+// values merged by CSE get ir.FusedLoc("cse", members...).
 package passes

@@ -637,7 +637,6 @@ func fuseFunc(f *ir.Func, cx *Context) {
 	}
 	s.results(f)
 	dropDeadCopies(f, copied)
-	f.Renumber()
 }
 
 // escapes says why m cannot be fused: an inner value used outside it, or

@@ -67,7 +67,9 @@ type Options struct {
 	// output is printed to Out.
 	PrintBefore, PrintAfter []string
 	// PrintChanged prints the output of a pass only when its text differs
-	// from its input.
+	// from its input. Printed IR and dumps name values by their IDs
+	// (ir.PrintOptions.StableNames), so that the output of consecutive
+	// passes differs only where a pass changed something.
 	PrintChanged bool
 	// Locations adds loc(...) to printed IR and dumps.
 	Locations bool
@@ -145,6 +147,13 @@ func moduleText(m *ir.Module, locs bool) string {
 	return b.String()
 }
 
+// shownText is the module as the runner prints and dumps it.
+func shownText(m *ir.Module, locs bool) string {
+	var b strings.Builder
+	ir.PrintModule(&b, m, ir.PrintOptions{Locations: locs, StableNames: true})
+	return b.String()
+}
+
 // Run runs the pipeline on m in place. The module is verified on entry;
 // after each pass the runner verifies (if asked), prints, dumps and times.
 // A pass failure comes back as a *PassError with a reproducer written.
@@ -182,7 +191,7 @@ func Run(m *ir.Module, pipeline []*Pass, opts Options) (*Result, error) {
 		}
 		before := moduleText(m, true)
 		if named(opts.PrintBefore, p.Name) {
-			fmt.Fprintf(opts.Out, "// -----// IR before %s //----- //\n%s\n", p.Name, moduleText(m, opts.Locations))
+			fmt.Fprintf(opts.Out, "// -----// IR before %s //----- //\n%s\n", p.Name, shownText(m, opts.Locations))
 		}
 		var remarks []Remark
 		cx := &Context{pass: p.Name, remarks: &remarks}
@@ -212,7 +221,7 @@ func Run(m *ir.Module, pipeline []*Pass, opts Options) (*Result, error) {
 		}
 		after := moduleText(m, true)
 		if named(opts.PrintAfter, p.Name) || (opts.PrintChanged && after != before) {
-			fmt.Fprintf(opts.Out, "// -----// IR after %s //----- //\n%s\n", p.Name, moduleText(m, opts.Locations))
+			fmt.Fprintf(opts.Out, "// -----// IR after %s //----- //\n%s\n", p.Name, shownText(m, opts.Locations))
 		}
 		if opts.DumpDir != "" {
 			if err := dump(m, opts, i+1, p.Name); err != nil {
@@ -256,7 +265,7 @@ func dump(m *ir.Module, opts Options, seq int, pass string) error {
 	}
 	for _, f := range m.Funcs {
 		var b strings.Builder
-		ir.Print(&b, f, ir.PrintOptions{Locations: opts.Locations})
+		ir.Print(&b, f, ir.PrintOptions{Locations: opts.Locations, StableNames: true})
 		name := fmt.Sprintf("%s.%02d.%s.sir", f.Name, seq, pass)
 		if err := os.WriteFile(filepath.Join(opts.DumpDir, name), []byte(b.String()), 0o644); err != nil {
 			return err

@@ -54,7 +54,6 @@ func rebuild(f *ir.Func, rule func(f *ir.Func, in *ir.Instr) []*ir.Value) {
 		f.Body = append(f.Body, in)
 	}
 	s.results(f)
-	f.Renumber()
 }
 
 // forRegions calls fn on every region of f's instructions, innermost first.

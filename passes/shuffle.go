@@ -67,5 +67,4 @@ func shuffle(f *ir.Func, r *rand.Rand) {
 		}
 	}
 	f.Body = out
-	f.Renumber()
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	goruntime "runtime"
 	"sync"
@@ -193,7 +194,7 @@ func (p *platform) compile(f *ir.Func) (*compiled, error) {
 	}
 	stats.compiles.Add(1)
 	if env.Log().Compile {
-		fmt.Fprintf(os.Stderr, "stela: compiled @%s on %s in %v (program %s)\n", f.Name, p.key, time.Since(start).Round(time.Microsecond), hash[:16])
+		fmt.Fprintf(logOut(), "stela: compiled @%s on %s in %v (program %s)\n", f.Name, p.key, time.Since(start).Round(time.Microsecond), hash[:16])
 	}
 	c := &compiled{le: le, hash: hash, name: f.Name, what: "@" + f.Name}
 	for _, v := range f.Params {
@@ -347,4 +348,15 @@ func noteAlloc(t ir.Type) {
 		allocated.Store(0)
 		go goruntime.GC()
 	}
+}
+
+// LogOutput is where the runtime's STELA_LOG lines (compile) go; nil
+// means os.Stderr.
+var LogOutput io.Writer
+
+func logOut() io.Writer {
+	if LogOutput != nil {
+		return LogOutput
+	}
+	return os.Stderr
 }

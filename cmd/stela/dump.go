@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rogpeppe/go-internal/diff"
+	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/ir"
@@ -72,7 +72,9 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 }
 
 // dumpEachPass runs the pipeline one pass at a time and prints, for each
-// pass, its op count and a unified diff against the stage before it.
+// pass, its op count and a unified diff against the stage before it. The
+// stages name values by their IDs (ir.PrintOptions.StableNames), which
+// passes keep, so that a pass's diff shows only what it changed.
 func dumpEachPass(f *ir.Func, pipeline, outDir string, locs bool, stdout io.Writer) error {
 	ps, err := passes.ParsePipeline(pipeline)
 	if err != nil {
@@ -86,7 +88,7 @@ func dumpEachPass(f *ir.Func, pipeline, outDir string, locs bool, stdout io.Writ
 	m := &ir.Module{Funcs: []*ir.Func{f}}
 	text := func() []byte {
 		var b bytes.Buffer
-		ir.Print(&b, f, ir.PrintOptions{Locations: locs})
+		ir.Print(&b, f, ir.PrintOptions{Locations: locs, StableNames: true})
 		return b.Bytes()
 	}
 	write := func(name string, data []byte) error {
@@ -106,7 +108,7 @@ func dumpEachPass(f *ir.Func, pipeline, outDir string, locs bool, stdout io.Writ
 			return err
 		}
 		cur := text()
-		d := diff.Diff("before "+p.Name, prev, "after "+p.Name, cur)
+		d := stageDiff("before "+p.Name, prev, "after "+p.Name, cur)
 		fmt.Fprintf(stdout, "// ----- after %s: %d ops\n", p.Name, countOps(f))
 		if d == nil {
 			fmt.Fprintln(stdout, "(no change)")
@@ -123,6 +125,33 @@ func dumpEachPass(f *ir.Func, pipeline, outDir string, locs bool, stdout io.Writ
 		prev = cur
 	}
 	return nil
+}
+
+// stageDiff is a unified diff of two stages with three lines of context,
+// nil when they are equal. It uses difflib's matcher, which pairs up
+// every run of unchanged lines it can between the changed ones: an
+// anchored diff, which starts from lines unique on both sides, would show
+// the unchanged body of a region (a reduce's "add, return") between two
+// changed lines as removed and added again.
+func stageDiff(fromName string, from []byte, toName string, to []byte) []byte {
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: lines(from), B: lines(to),
+		FromFile: fromName, ToFile: toName, Context: 3,
+	})
+	if err != nil || d == "" {
+		return nil
+	}
+	return []byte(d)
+}
+
+// lines splits text after each newline (difflib's SplitLines would add
+// an empty last line to text that ends in one).
+func lines(text []byte) []string {
+	ls := strings.SplitAfter(string(text), "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
 }
 
 // countOps counts instructions, those in regions included.

@@ -14,15 +14,20 @@ import (
 )
 
 // runHash prints the key under which the runtime caches a program's
-// executable on a device: the same hash that STELA_LOG=compile shows and
-// that jit's compiled functions use. Stela IR (a .sir file or an
-// example) is lowered first, as the runtime does; StableHLO text is put in
-// canonical form without locations.
+// executable on a device: the same hash that STELA_LOG=compile shows. Stela
+// IR (a .sir file or an example) goes through the pass pipeline first,
+// passes.Default unless --pipeline says otherwise, and is then lowered, as
+// jit.Compile does, so that the key of an example (or of a traced program
+// dumped as .sir, STELA_DUMP's before.sir) is the one its jit-compiled
+// function is cached under; IR the passes already ran on (after.sir)
+// takes --pipeline= (none).
+// StableHLO text is hashed as the runtime would compile it: in canonical
+// form without locations.
 func runHash(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("hash")
 	device := fs.String("device", "cpu", "the `DEVICE` whose platform compiles the program")
-	example := fs.String("example", "", "hash the built-in example `NAME` (traced as jit would) instead of a file")
-	pipeline := fs.String("pipeline", "", "run this `PIPELINE` on Stela IR first (jit.Compile runs \"default\")")
+	example := fs.String("example", "", "hash the built-in example `NAME` (traced as jit.Compile traces it) instead of a file")
+	pipeline := fs.String("pipeline", "default", "run this `PIPELINE` on Stela IR first, as jit.Compile does (--pipeline= for none)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"os"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
@@ -33,12 +35,20 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	devices := fs.Int("devices", 1, "run on `N` devices (replicated)")
 	example := fs.String("example", "", "run the built-in example `NAME` instead of a file, and compare with the reference evaluator")
 	pipeline := fs.String("pipeline", "", "with --example: run this `PIPELINE` before lowering (e.g. default)")
+	noCompare := fs.Bool("no-compare", false, "with --example: skip the comparison with the reference evaluator")
+	progressMode := fs.String("progress", "auto", "print each stage and its time to stderr: `auto` (when stderr is a terminal), on or off")
 	var inputs stringList
 	fs.Var(&inputs, "input", "an argument as a `FILE.npy` (repeat, in parameter order)")
 	pos, err := parseArgs(fs, argv)
 	if err != nil {
 		return err
 	}
+	pw, err := progressWriter(*progressMode, stderr, isTerminal)
+	if err != nil {
+		return err
+	}
+	prog := &progress{w: pw, prefix: "stela run: "}
+	defer prog.close()
 	var (
 		mlir []byte
 		args []*ir.Literal
@@ -53,12 +63,20 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		prog.begin("trace")
 		tr, err := examples.Trace(ex)
 		if err != nil {
 			return err
 		}
-		ref = tr.Func
+		for _, t := range ex.Inputs(1) {
+			args = append(args, t.Literal())
+		}
+		prog.end()
+		if !*noCompare {
+			ref = tr.Func
+		}
 		if *pipeline != "" {
+			prog.begin("passes")
 			// The reference evaluator runs the traced program as it was,
 			// the device the optimized one: the comparison checks the passes.
 			parsed, err := ir.ParseFunc(tr.Func.String())
@@ -73,17 +91,17 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 			if _, err := passes.Run(&ir.Module{Funcs: []*ir.Func{parsed}}, ps, passes.Options{VerifyEach: true}); err != nil {
 				return err
 			}
+			prog.end()
 			fmt.Fprintf(stdout, "pipeline %s: %d ops before, %d after\n", *pipeline, before, countOps(parsed))
 			tr.Func = parsed
 		}
+		prog.begin("lower")
 		text, err := runtime.StableHLO(tr.Func)
 		if err != nil {
 			return err
 		}
+		prog.end()
 		mlir = []byte(text)
-		for _, t := range ex.Inputs(1) {
-			args = append(args, t.Literal())
-		}
 	default:
 		if len(pos) != 1 {
 			return usagef("want one FILE.mlir (or --example NAME)")
@@ -122,6 +140,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 			opts.DeviceAssignment[i] = []int{d.ID()}
 		}
 	}
+	prog.begin("compile")
 	t0 := time.Now()
 	exe, err := c.Compile(string(mlir), opts)
 	if err != nil {
@@ -129,6 +148,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	}
 	defer exe.Destroy()
 	compileTime := time.Since(t0)
+	prog.end()
 	argLists := make([][]*pjrt.Buffer, len(devs))
 	for i, d := range devs {
 		for _, a := range args {
@@ -140,17 +160,21 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 			argLists[i] = append(argLists[i], b)
 		}
 	}
+	prog.begin("run")
 	t1 := time.Now()
 	outs, err := exe.ExecuteDevices(argLists)
 	if err != nil {
 		return err
 	}
 	runTime := time.Since(t1)
+	prog.end()
 	var want []*ir.Literal
 	if ref != nil {
+		prog.begin("compare with the reference evaluator")
 		if want, err = ir.Eval(ref, args...); err != nil {
 			return fmt.Errorf("reference evaluator: %w", err)
 		}
+		prog.end()
 	}
 	worst := 0.0
 	for di, dev := range outs {
@@ -172,6 +196,80 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "max |device - reference evaluator| = %.3g\n", worst)
 	}
 	return nil
+}
+
+// progress reports the stages of a long command: a line per stage, begun
+// when the stage starts (so that a slow one shows what it is doing) and
+// finished with the time it took. A nil writer makes it quiet.
+type progress struct {
+	w      io.Writer
+	prefix string
+	stage  string
+	start  time.Time
+}
+
+// begin starts a stage.
+func (p *progress) begin(stage string) {
+	if p.w == nil {
+		return
+	}
+	p.stage, p.start = stage, time.Now()
+	fmt.Fprintf(p.w, "%s%s ...", p.prefix, stage)
+}
+
+// end finishes the stage begun last with its elapsed time.
+func (p *progress) end() {
+	if p.w == nil || p.stage == "" {
+		return
+	}
+	fmt.Fprintf(p.w, " %v\n", roundDuration(time.Since(p.start)))
+	p.stage = ""
+}
+
+// close ends the line of a stage that failed, so that the error starts a
+// line of its own.
+func (p *progress) close() {
+	if p.w != nil && p.stage != "" {
+		fmt.Fprintln(p.w)
+		p.stage = ""
+	}
+}
+
+// roundDuration keeps three significant digits or so: 951ms, 4.81s, 312µs.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= 10*time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// progressWriter is where progress goes for a --progress mode: stderr
+// when the mode is on, or auto and stderr is a terminal; nowhere otherwise,
+// so that scripts and pipes see no progress lines.
+func progressWriter(mode string, stderr io.Writer, terminal func(io.Writer) bool) (io.Writer, error) {
+	switch mode {
+	case "on":
+		return stderr, nil
+	case "off":
+		return nil, nil
+	case "auto":
+		if terminal(stderr) {
+			return stderr, nil
+		}
+		return nil, nil
+	}
+	return nil, fmt.Errorf("--progress %q: want auto, on or off", mode)
+}
+
+// isTerminal reports whether w is a file open on a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // checkArgs compares the .npy arguments with the entry's parameters, so a

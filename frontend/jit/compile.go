@@ -353,7 +353,7 @@ func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts
 	c.seq++
 	dump := os.Getenv("STELA_DUMP")
 	if dump != "" {
-		c.dump(dump, "before.sir", f.String())
+		c.dump(dump, "before.sir", stableText(f))
 	}
 	m := &ir.Module{Funcs: []*ir.Func{f}}
 	if _, err := passes.Run(m, c.cfg.pipeline, passes.Options{}); err != nil {
@@ -361,7 +361,7 @@ func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts
 	}
 	e.fn = m.Funcs[0]
 	if dump != "" {
-		c.dump(dump, "after.sir", e.fn.String())
+		c.dump(dump, "after.sir", stableText(e.fn))
 		if text, err := runtime.StableHLO(e.fn); err == nil {
 			c.dump(dump, "mlir", text)
 		}
@@ -389,6 +389,15 @@ func (c *compiledFunc) touch(e *entry) {
 	if i := slices.Index(c.lru, e); i >= 0 && i != len(c.lru)-1 {
 		c.lru = append(append(c.lru[:i:i], c.lru[i+1:]...), e)
 	}
+}
+
+// stableText prints f for STELA_DUMP with its values named by their IDs,
+// which the passes keep, so that before.sir and after.sir differ only
+// where the passes changed the program.
+func stableText(f *ir.Func) string {
+	var b strings.Builder
+	ir.Print(&b, f, ir.PrintOptions{StableNames: true})
+	return b.String()
 }
 
 func (c *compiledFunc) dump(dir, suffix, text string) {
