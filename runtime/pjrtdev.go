@@ -368,6 +368,9 @@ func (b *pjrtBuffer) Free() {
 	}
 }
 
+// Freed reports whether Free was called.
+func (b *pjrtBuffer) Freed() bool { return b.freed.Load() }
+
 // Device memory is C memory, which Go's garbage collector does not see: a
 // loop that drops large tensors would grow without bound between
 // collections. Every gcEvery bytes of new buffers start a collection in
