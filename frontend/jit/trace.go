@@ -102,7 +102,7 @@ func TraceFull(fn any, inputs ...ir.Type) (*TraceResult, error) {
 }
 
 // Call runs the traced function on concrete inputs, passing the captured
-// tensors after them, on the inputs' device.
+// tensors after them, on the device tensor.Placement picks, as tensor.Run does.
 func (r *TraceResult) Call(inputs ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 	if len(inputs) != r.NumInputs {
 		return nil, fmt.Errorf("jit: call @%s: %d inputs, want %d", r.Func.Name, len(inputs), r.NumInputs)
