@@ -279,6 +279,19 @@ func TestCompileWeakScalars(t *testing.T) {
 		t.Errorf("si32 + 2.5 traced: %v", err)
 	}
 
+	// Compiled and run: f32 + 3.0 is an f32 program with an f32 constant.
+	dir := t.TempDir()
+	t.Setenv("STELA_DUMP", dir)
+	add3 := jit.Compile(func(x *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, tensor.Scalar(3.0)) }, jit.WithName("add3"))
+	if y := add3(tensor.FromSlice([]float32{1, 2}, 2)); y.DType() != ir.F32 || !slices.Equal(y.Float32s(), []float32{4, 5}) {
+		t.Errorf("compiled f32 + 3.0: %v", y)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "add3.1.after.sir"))
+	if err != nil || strings.Contains(string(after), "convert") || !strings.Contains(string(after), "dense<3.0> : f32[") {
+		t.Errorf("compiled f32 + 3.0: %v\n%s", err, after)
+	}
+	t.Setenv("STELA_DUMP", "")
+
 	scale := jit.Compile(func(x, k *tensor.Tensor) *tensor.Tensor { return tensor.Mul(x, k) })
 	x := tensor.FromSlice([]float32{1, 2}, 2)
 	if y := scale(x, tensor.Scalar(1.5)); y.DType() != ir.F32 || !slices.Equal(y.Float32s(), []float32{1.5, 3}) {
