@@ -43,9 +43,10 @@ type Buffer interface {
 }
 
 // Freer is a Buffer whose memory can be released before it is collected.
-// After Free, reads fail.
+// After Free, reads fail and Freed reports true.
 type Freer interface {
 	Free()
+	Freed() bool
 }
 
 // Compiler is a Device that compiles a function once and runs it many

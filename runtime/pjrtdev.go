@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	goruntime "runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -172,25 +173,30 @@ func (d *pjrtDevice) AddOp(key []byte, f *ir.Func) error {
 }
 
 // compile lowers f and compiles it unless a program of the same hash is
-// cached.
+// cached. The hash is of the program without locations, so that the same
+// program written on another Go line is found; the plugin compiles it with
+// locations (loc(...) naming the Go line of each op), so that its errors
+// (a compile error of the Stela CPU plugin's worker, XLA's diagnostics)
+// name the user's line.
 func (p *platform) compile(f *ir.Func) (*compiled, error) {
 	if err := env.Err(); err != nil {
 		return nil, err
 	}
-	text, err := StableHLO(f)
+	m, err := lowering.Lower(f, lowering.Options{})
 	if err != nil {
 		return nil, err
 	}
-	hash := p.hash(text)
+	hash := p.hash(string(stablehlo.Format(m, stablehlo.PrintOptions{})))
 	if c := p.cache.get(hash); c != nil {
 		stats.progHits.Add(1)
 		return c, nil
 	}
 	stats.progMisses.Add(1)
 	start := time.Now()
+	text := string(stablehlo.Format(m, stablehlo.PrintOptions{Locations: true}))
 	le, err := p.client.Compile(text, &p.compileOpts)
 	if err != nil {
-		return nil, fmt.Errorf("compile @%s on %s: %w", f.Name, p.key, err)
+		return nil, locateCompileError(f, fmt.Errorf("compile @%s on %s: %w", f.Name, p.key, err))
 	}
 	stats.compiles.Add(1)
 	if env.Log().Compile {
@@ -206,15 +212,51 @@ func (p *platform) compile(f *ir.Func) (*compiled, error) {
 	return p.cache.put(hash, c), nil
 }
 
-// StableHLO lowers f to the StableHLO text a PJRT plugin compiles: no
-// locations, so that the text (and ProgramHash) does not depend on where
-// in Go the program was written.
+// locateCompileError locates a plugin's compile error at the op of f whose
+// Go location the message names (the Stela CPU plugin's worker writes
+// `at "file.go":42:0`, MLIR diagnostics `file.go:42:0:`), the earliest one
+// named: a Device's errors are located at the op they concern. An error
+// that names no op's location is returned as it is.
+func locateCompileError(f *ir.Func, err error) error {
+	msg := err.Error()
+	best, at := (*ir.Instr)(nil), len(msg)
+	f.Walk(func(in *ir.Instr) {
+		l := in.Loc.Primary()
+		if l.File == "" {
+			return
+		}
+		line := max(l.Line, 0)
+		for _, pos := range []string{fmt.Sprintf("%q:%d:", l.File, line), fmt.Sprintf("%s:%d:", l.File, line)} {
+			if i := strings.Index(msg, pos); i >= 0 && i < at {
+				best, at = in, i
+			}
+		}
+	})
+	if best == nil {
+		return err
+	}
+	return ir.Errorf(best.Loc, best.Op.String(), "%s", msg)
+}
+
+// StableHLO lowers f to StableHLO text without locations: the form
+// ProgramHash is computed over, which does not depend on where in Go the
+// program was written.
 func StableHLO(f *ir.Func) (string, error) {
 	m, err := lowering.Lower(f, lowering.Options{})
 	if err != nil {
 		return "", err
 	}
 	return string(stablehlo.Format(m, stablehlo.PrintOptions{})), nil
+}
+
+// StableHLOLocated lowers f to the StableHLO text a PJRT plugin compiles:
+// StableHLO's form with each op's Go location (loc(...)).
+func StableHLOLocated(f *ir.Func) (string, error) {
+	m, err := lowering.Lower(f, lowering.Options{})
+	if err != nil {
+		return "", err
+	}
+	return string(stablehlo.Format(m, stablehlo.PrintOptions{Locations: true})), nil
 }
 
 func (e *boundExec) Hash() string { return e.c.hash }
@@ -329,6 +371,9 @@ func (b *pjrtBuffer) Free() {
 		b.pb.Destroy()
 	}
 }
+
+// Freed reports whether Free was called.
+func (b *pjrtBuffer) Freed() bool { return b.freed.Load() }
 
 // Device memory is C memory, which Go's garbage collector does not see: a
 // loop that drops large tensors would grow without bound between

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"errors"
 	"fmt"
 	goruntime "runtime"
 	"strings"
@@ -119,6 +120,57 @@ func TestProgramCache(t *testing.T) {
 	}
 	if _, err := e3.Run([]runtime.Buffer{b}, ir.UnknownLoc); err == nil || !strings.Contains(err.Error(), "argument #0 has type f32[3], want f32[4]") {
 		t.Errorf("wrong argument type: %v", err)
+	}
+}
+
+// opFunc is op on an f32[3] parameter, made at loc.
+func opFunc(op ir.Op, attr any, loc ir.Loc) *ir.Func {
+	f := ir.NewFunc("located")
+	p := f.AddParam(ir.TensorOf(ir.F32, 3), loc)
+	s, err := f.Emit(loc, op, []*ir.Value{p}, attr)
+	if err != nil {
+		panic(err)
+	}
+	f.Return(s...)
+	return f
+}
+
+// The plugin compiles the program with its Go locations, but the cache
+// key leaves them out: the same program written on another line is found.
+func TestProgramCacheIgnoresLocations(t *testing.T) {
+	comp := lookup(t, "cpu:1").(runtime.Compiler)
+	at := func(file string, line int) *ir.Func {
+		return opFunc(ir.OpExp, nil, ir.Loc{File: "/src/" + file, Line: line})
+	}
+	e1, err := comp.Compile(at("a.go", 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.CacheStats()
+	e2, err := comp.Compile(at("b.go", 20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := runtime.CacheStats()
+	if e1.Hash() != e2.Hash() || after.ProgramHits != before.ProgramHits+1 || after.Compiles != before.Compiles {
+		t.Errorf("the program on another line: hashes %.8s %.8s, stats %+v -> %+v", e1.Hash(), e2.Hash(), before, after)
+	}
+	text, err := runtime.StableHLOLocated(at("a.go", 10))
+	if err != nil || !strings.Contains(text, `loc("/src/a.go":10:0)`) {
+		t.Errorf("located text: %v\n%s", err, text)
+	}
+}
+
+// A compile error of the plugin that names an op's location is located
+// at that op.
+func TestCompileErrorsAtTheOp(t *testing.T) {
+	loc := ir.Loc{File: "/src/model.go", Line: 42}
+	f := opFunc(ir.OpCustomCall, ir.CustomCallAttr{Target: "stela.nope", ResultTypes: []ir.Type{ir.TensorOf(ir.F32, 3)}}, loc)
+	_, err := lookup(t, "cpu").(runtime.Compiler).Compile(f)
+	var e *ir.Error
+	if !errors.As(err, &e) || !e.Loc.Equal(loc) || e.Op != "custom_call" ||
+		!strings.Contains(err.Error(), `unsupported: stablehlo.custom_call @stela.nope (in @main at "/src/model.go":42:0)`) {
+		t.Errorf("got %v, want an error at model.go:42 naming the location", err)
 	}
 }
 

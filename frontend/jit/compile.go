@@ -33,7 +33,9 @@ func WithPipeline(p []*passes.Pass) Option {
 	return func(c *compileConfig) { c.pipeline = p }
 }
 
-// WithName names the traced function (default: fn's Go name).
+// WithName names the traced function. The default is fn's Go name, and
+// for a function literal the name of the function that contains it and
+// the compiler's counter ("main_closure1" for the first literal in main).
 func WithName(name string) Option { return func(c *compileConfig) { c.name = name } }
 
 // WithMaxSignatures bounds how many compiled signatures the function
@@ -50,34 +52,49 @@ type Stats struct {
 	Entries  int64 // signatures currently cached
 	Inlined  int64 // calls inside another trace, which were traced into it
 	Failures int64 // calls whose trace or compile failed
+	// Copies counts tensors copied to the device a compiled function runs
+	// on: a captured tensor once per compiled signature, an uncommitted
+	// argument on another device at every call (see Compile).
+	Copies int64
 }
 
-var jitStats struct{ hits, misses, entries, inlined, failures atomic.Int64 }
+var jitStats struct{ hits, misses, entries, inlined, failures, copies atomic.Int64 }
 
 // CacheStats returns the counters since the process started.
 func CacheStats() Stats {
 	return Stats{
 		Hits: jitStats.hits.Load(), Misses: jitStats.misses.Load(), Entries: jitStats.entries.Load(),
-		Inlined: jitStats.inlined.Load(), Failures: jitStats.failures.Load(),
+		Inlined: jitStats.inlined.Load(), Failures: jitStats.failures.Load(), Copies: jitStats.copies.Load(),
 	}
 }
 
 // Compile returns a function of fn's type that runs fn compiled. The
 // first call with a new signature traces fn on symbolic tensors, runs the
-// pass pipeline, compiles the result for the arguments' device and caches
+// pass pipeline, compiles the result for the device it runs on and caches
 // it; later calls with the same signature only run it.
+//
+// Where it runs follows tensor.Placement over the tensor arguments and the
+// tensors fn closes over: on the device of the committed ones (those put
+// there with To), else where all of them are, else on the default device.
+// Uncommitted tensors elsewhere are copied there: a closed-over tensor
+// once, when the signature is compiled (the copy stays with the cached
+// program), an argument on every call. Committed tensors on two devices
+// are an error naming both. The results are committed when a committed
+// tensor decided the device.
 //
 // fn's parameters are *tensor.Tensor and []*tensor.Tensor (traced), or
 // any other type (static: its value is fixed at trace time and is part of
 // the signature, compared by its %#v formatting). Its results are
 // *tensor.Tensor and []*tensor.Tensor, optionally followed by an error.
-// The signature is each tensor's element type, shape and device, each
+// The signature is each tensor's element type, shape, device and
+// commitment (and whether it is a weak scalar, see tensor.Scalar), each
 // slice's length and each static value.
 //
 // Concrete tensors that fn closes over become parameters of the compiled
 // program, never constants; a cached program keeps using the tensors it
 // captured when it was traced (as JAX does), so rebinding a captured
-// variable needs a new Compile.
+// variable needs a new Compile. Freeing a captured tensor (Free) makes
+// later calls of that signature fail, as using any freed tensor does.
 //
 // Failures (a bad op in fn, a compile error) come back as the error result
 // when fn has one, else as a panic with a located *ir.Error, as eager ops
@@ -118,13 +135,17 @@ type compiledFunc struct {
 
 // entry is one compiled signature.
 type entry struct {
-	key      string
-	parts    []sigPart
-	dev      tensor.Device
-	fn       *ir.Func           // after the passes
-	exe      runtime.Executable // nil for devices that only Run
-	captured []*tensor.Tensor
-	layout   []int // per result of fn: -1 tensor, n slice of n; error last
+	key       string
+	parts     []sigPart
+	dev       tensor.Device
+	committed bool               // results are committed to dev
+	fn        *ir.Func           // after the passes
+	exe       runtime.Executable // nil for devices that only Run
+	captured  []*tensor.Tensor   // as fn closed over them
+	// copies holds, per captured tensor, its copy on dev, or nil where it
+	// is on dev itself: copied once, when the signature was compiled.
+	copies []*tensor.Tensor
+	layout []int // per result of fn: -1 tensor, n slice of n; error last
 }
 
 // sigPart is one element of a signature, for explaining recompiles.
@@ -160,12 +181,9 @@ func (c *compiledFunc) call(in []reflect.Value) []reflect.Value {
 	outs, err := c.callErr(in)
 	if err != nil {
 		jitStats.failures.Add(1)
+		err = c.located(err)
 		if !c.hasErr() {
-			var e *ir.Error
-			if ok := asIRError(err, &e); ok {
-				panic(e)
-			}
-			panic(ir.Errorf(ir.CallerLoc(), "jit @"+c.cfg.name, "%v", err))
+			panic(err)
 		}
 		res := make([]reflect.Value, c.ft.NumOut())
 		for i := range res {
@@ -177,26 +195,46 @@ func (c *compiledFunc) call(in []reflect.Value) []reflect.Value {
 	return outs
 }
 
-func asIRError(err error, target **ir.Error) bool {
-	e, ok := err.(*ir.Error)
-	if ok {
-		*target = e
+// userError is an error fn returned itself: the call returns it as it is.
+type userError struct{ err error }
+
+func (e userError) Error() string { return e.err.Error() }
+
+// located is the error a failed call reports: a located error from an op
+// in fn (or from the lowering) as it is, at its own line; anything else
+// (a signature, placement, pass or compile failure) located at the call,
+// prefixed once with "jit @name".
+func (c *compiledFunc) located(err error) error {
+	switch e := err.(type) {
+	case *ir.Error, ir.ErrorList:
+		return err
+	case userError:
+		return e.err
 	}
-	return ok
+	return ir.Errorf(ir.CallerLoc(), "jit @"+c.cfg.name, "%v", err)
 }
 
-// args flattens the call's arguments: the tensors in order, and the
-// signature.
-func (c *compiledFunc) args(in []reflect.Value) (tensors []*tensor.Tensor, parts []sigPart, traced bool, err error) {
+// callArgs are a call's arguments, flattened.
+type callArgs struct {
+	tensors []*tensor.Tensor
+	names   []string // per tensor: "argument #0", "argument #1[2]"
+	parts   []sigPart
+	traced  bool
+}
+
+// args flattens the call's arguments: the tensors in order, their names,
+// and the signature.
+func (c *compiledFunc) args(in []reflect.Value) (a callArgs, err error) {
 	add := func(what string, t *tensor.Tensor) error {
 		if t == nil {
 			return fmt.Errorf("%s is nil", what)
 		}
 		if t.Traced() {
-			traced = true
+			a.traced = true
 		}
-		tensors = append(tensors, t)
-		parts = append(parts, sigPart{what, fmt.Sprintf("%v on %s", t.Type(), t.Device())})
+		a.tensors = append(a.tensors, t)
+		a.names = append(a.names, what)
+		a.parts = append(a.parts, sigPart{what, tensorSig(t)})
 		return nil
 	}
 	for i, v := range in {
@@ -204,21 +242,35 @@ func (c *compiledFunc) args(in []reflect.Value) (tensors []*tensor.Tensor, parts
 		switch {
 		case v.Type() == tensorType:
 			if err := add(what, v.Interface().(*tensor.Tensor)); err != nil {
-				return nil, nil, false, err
+				return callArgs{}, err
 			}
 		case v.Type() == sliceType:
 			s := v.Interface().([]*tensor.Tensor)
-			parts = append(parts, sigPart{what, fmt.Sprintf("%d tensors", len(s))})
+			a.parts = append(a.parts, sigPart{what, fmt.Sprintf("%d tensors", len(s))})
 			for j, t := range s {
 				if err := add(fmt.Sprintf("%s[%d]", what, j), t); err != nil {
-					return nil, nil, false, err
+					return callArgs{}, err
 				}
 			}
 		default:
-			parts = append(parts, sigPart{what, fmt.Sprintf("static %T %#v", v.Interface(), v.Interface())})
+			a.parts = append(a.parts, sigPart{what, fmt.Sprintf("static %T %#v", v.Interface(), v.Interface())})
 		}
 	}
-	return tensors, parts, traced, nil
+	return a, nil
+}
+
+// tensorSig is a tensor argument's part of the signature: its type, weak
+// or not, and where it is, committed or not ("f32[2,3] on cpu:0",
+// "f64[] weak on cpu:0", "f32[2,3] committed to cpu:1").
+func tensorSig(t *tensor.Tensor) string {
+	weak, where := "", "on"
+	if t.Weak() {
+		weak = " weak"
+	}
+	if t.Committed() {
+		where = "committed to"
+	}
+	return fmt.Sprintf("%v%s %s %s", t.Type(), weak, where, t.Device())
 }
 
 func sigKey(parts []sigPart) string {
@@ -231,11 +283,11 @@ func sigKey(parts []sigPart) string {
 }
 
 func (c *compiledFunc) callErr(in []reflect.Value) ([]reflect.Value, error) {
-	tensors, parts, traced, err := c.args(in)
+	a, err := c.args(in)
 	if err != nil {
-		return nil, fmt.Errorf("jit @%s: %v", c.cfg.name, err)
+		return nil, err
 	}
-	if traced {
+	if a.traced {
 		// Inside another trace: trace fn into it, as a plain call would.
 		jitStats.inlined.Add(1)
 		var outs []reflect.Value
@@ -244,7 +296,7 @@ func (c *compiledFunc) callErr(in []reflect.Value) ([]reflect.Value, error) {
 		}
 		return outs, nil
 	}
-	key := sigKey(parts)
+	key := sigKey(a.parts)
 	c.mu.Lock()
 	e := c.entries[key]
 	if e != nil {
@@ -255,13 +307,13 @@ func (c *compiledFunc) callErr(in []reflect.Value) ([]reflect.Value, error) {
 		defer c.mu.Unlock()
 		jitStats.misses.Add(1)
 		if env.Log().Recompile {
-			c.explain(parts)
+			c.explain(a.parts)
 		}
-		if e, err = c.build(in, tensors, parts, key); err != nil {
+		if e, err = c.build(in, a, key); err != nil {
 			return nil, err
 		}
 	}
-	return e.run(c, tensors)
+	return e.run(c, a)
 }
 
 // invoke calls fn with in, as its type requires.
@@ -273,12 +325,9 @@ func (c *compiledFunc) invoke(in []reflect.Value) []reflect.Value {
 }
 
 // build traces, optimizes and compiles fn for one signature.
-func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts []sigPart, key string) (*entry, error) {
+func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry, error) {
+	tensors := a.tensors
 	name := c.cfg.name
-	dev, err := tensor.CommonDevice("tensor", tensors)
-	if err != nil {
-		return nil, fmt.Errorf("jit @%s: %v", name, err)
-	}
 	tr := tensor.NewTracer(name)
 	defer func() {
 		if !tr.Done() {
@@ -291,13 +340,13 @@ func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts
 	for i, v := range in {
 		switch {
 		case v.Type() == tensorType:
-			sym[i] = reflect.ValueOf(tr.Param(tensors[k].Type(), loc))
+			sym[i] = reflect.ValueOf(tr.ParamLike(tensors[k], loc))
 			k++
 		case v.Type() == sliceType:
 			n := v.Len()
 			s := make([]*tensor.Tensor, n)
 			for j := range s {
-				s[j] = tr.Param(tensors[k].Type(), loc)
+				s[j] = tr.ParamLike(tensors[k], loc)
 				k++
 			}
 			sym[i] = reflect.ValueOf(s)
@@ -309,31 +358,31 @@ func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts
 	if err := tensor.Catch(func() { tr.Within(func() { outs = c.invoke(sym) }) }); err != nil {
 		return nil, err
 	}
-	e := &entry{key: key, parts: parts, dev: dev}
+	e := &entry{key: key, parts: a.parts}
 	var results []*tensor.Tensor
 	for i, o := range outs {
 		switch v := o.Interface().(type) {
 		case *tensor.Tensor:
 			if v == nil {
-				return nil, fmt.Errorf("jit @%s: result #%d is nil", name, i)
+				return nil, fmt.Errorf("result #%d is nil", i)
 			}
 			results = append(results, v)
 			e.layout = append(e.layout, -1)
 		case []*tensor.Tensor:
 			for j, t := range v {
 				if t == nil {
-					return nil, fmt.Errorf("jit @%s: result #%d[%d] is nil", name, i, j)
+					return nil, fmt.Errorf("result #%d[%d] is nil", i, j)
 				}
 			}
 			results = append(results, v...)
 			e.layout = append(e.layout, len(v))
 		case error:
 			if v != nil {
-				return nil, v
+				return nil, userError{v}
 			}
 		case nil:
 			if o.Type() == tensorType {
-				return nil, fmt.Errorf("jit @%s: result #%d is nil", name, i)
+				return nil, fmt.Errorf("result #%d is nil", i)
 			}
 			if o.Type() == sliceType {
 				e.layout = append(e.layout, 0)
@@ -344,12 +393,9 @@ func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts
 	if err != nil {
 		return nil, err
 	}
-	for i, t := range captured {
-		if t.Device() != dev.Name() {
-			return nil, fmt.Errorf("jit @%s: captured tensor #%d (%v) is on device %s but the arguments are on %s: move one with To", name, i, t.Type(), t.Device(), dev.Name())
-		}
+	if err := e.place(a, captured); err != nil {
+		return nil, err
 	}
-	e.captured = captured
 	c.seq++
 	dump := os.Getenv("STELA_DUMP")
 	if dump != "" {
@@ -357,19 +403,19 @@ func (c *compiledFunc) build(in []reflect.Value, tensors []*tensor.Tensor, parts
 	}
 	m := &ir.Module{Funcs: []*ir.Func{f}}
 	if _, err := passes.Run(m, c.cfg.pipeline, passes.Options{}); err != nil {
-		return nil, fmt.Errorf("jit @%s: %w", name, err)
+		return nil, err
 	}
 	e.fn = m.Funcs[0]
 	if dump != "" {
 		c.dump(dump, "after.sir", stableText(e.fn))
-		if text, err := runtime.StableHLO(e.fn); err == nil {
+		if text, err := runtime.StableHLOLocated(e.fn); err == nil {
 			c.dump(dump, "mlir", text)
 		}
 	}
-	if comp, ok := dev.(runtime.Compiler); ok {
+	if comp, ok := e.dev.(runtime.Compiler); ok {
 		exe, err := comp.Compile(e.fn)
 		if err != nil {
-			return nil, ir.Errorf(ir.CallerLoc(), "jit @"+name, "%v", err)
+			return nil, err
 		}
 		e.exe = exe
 	}
@@ -454,17 +500,76 @@ func logOut() io.Writer {
 	return os.Stderr
 }
 
-// run executes the entry on concrete tensors and reassembles fn's results.
-func (e *entry) run(c *compiledFunc, args []*tensor.Tensor) ([]reflect.Value, error) {
-	bufs := make([]tensor.Buffer, 0, len(args)+len(e.captured))
-	for _, a := range args {
-		bufs = append(bufs, a.Buffer())
+// place decides where the entry runs (tensor.Placement over the arguments
+// and the captured tensors) and copies the captured tensors that are
+// elsewhere.
+func (e *entry) place(a callArgs, captured []*tensor.Tensor) error {
+	all := append(slices.Clone(a.tensors), captured...)
+	n := len(a.tensors)
+	dev, committed, err := tensor.Placement(all, func(i int) string {
+		if i < n {
+			return a.names[i]
+		}
+		return fmt.Sprintf("captured tensor #%d (%v)", i-n, captured[i-n].Type())
+	})
+	if err != nil {
+		return err
 	}
-	for _, t := range e.captured {
+	e.dev, e.committed, e.captured = dev, committed, captured
+	e.copies = make([]*tensor.Tensor, len(captured))
+	for i, t := range captured {
+		if t.Buffer().Device() == dev {
+			continue
+		}
+		if t.Freed() {
+			return fmt.Errorf("captured tensor #%d (%v) was freed", i, t.Type())
+		}
+		moved, err := tensor.MoveTo([]*tensor.Tensor{t}, dev)
+		if err != nil {
+			return fmt.Errorf("captured tensor #%d (%v): %v", i, t.Type(), err)
+		}
+		e.copies[i] = moved[0]
+		jitStats.copies.Add(1)
+	}
+	return nil
+}
+
+// run executes the entry on concrete tensors and reassembles fn's results.
+func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
+	bufs := make([]tensor.Buffer, 0, len(a.tensors)+len(e.captured))
+	for i, t := range a.tensors {
+		if t.Freed() {
+			return nil, fmt.Errorf("%s (%v) was freed", a.names[i], t.Type())
+		}
+	}
+	// An uncommitted argument elsewhere follows the computation; a
+	// committed one is on dev (it is part of the signature).
+	moved, err := tensor.MoveTo(a.tensors, e.dev)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range moved {
+		if t != a.tensors[i] {
+			jitStats.copies.Add(1)
+		}
 		bufs = append(bufs, t.Buffer())
 	}
+	for i, t := range e.captured {
+		if t.Freed() {
+			// The copy goes with the original: Free says the values are
+			// no longer wanted.
+			if cp := e.copies[i]; cp != nil {
+				cp.Free()
+			}
+			return nil, fmt.Errorf("captured tensor #%d (%v) was freed", i, t.Type())
+		}
+		if cp := e.copies[i]; cp != nil {
+			bufs = append(bufs, cp.Buffer())
+		} else {
+			bufs = append(bufs, t.Buffer())
+		}
+	}
 	var rs []tensor.Buffer
-	var err error
 	if e.exe != nil {
 		rs, err = e.exe.Run(bufs, ir.CallerLoc())
 	} else {
@@ -481,12 +586,12 @@ func (e *entry) run(c *compiledFunc, args []*tensor.Tensor) ([]reflect.Value, er
 		case t == errorType:
 			outs[i] = reflect.Zero(t)
 		case e.layout[i] < 0:
-			outs[i] = reflect.ValueOf(tensor.FromBuffer(rs[k]))
+			outs[i] = reflect.ValueOf(tensor.FromResult(rs[k], e.committed))
 			k++
 		default:
 			s := make([]*tensor.Tensor, e.layout[i])
 			for j := range s {
-				s[j] = tensor.FromBuffer(rs[k])
+				s[j] = tensor.FromResult(rs[k], e.committed)
 				k++
 			}
 			outs[i] = reflect.ValueOf(s)

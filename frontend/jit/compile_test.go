@@ -3,9 +3,11 @@ package jit_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,10 +109,54 @@ func TestCompileErrors(t *testing.T) {
 		t.Errorf("want a located add error, got %v", err)
 	}
 
+	// Failures of the call itself are located at the call and prefixed
+	// once with the function's name.
 	g := jit.Compile(func(x, y *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, y) })
-	perr := tensor.Catch(func() { g(tensor.FromSlice([]float32{1}, 1), tensor.FromSlice([]float32{1}, 1).To("cpu:1")) })
-	if perr == nil || !strings.Contains(perr.Error(), "device cpu:0 and tensor #1 on device cpu:1") {
-		t.Errorf("mixed devices: %v", perr)
+	one := tensor.FromSlice([]float32{1}, 1)
+	for _, tc := range []struct {
+		call func()
+		want string
+	}{
+		{func() { g(one.To("cpu:0"), one.To("cpu:1")) }, // committed to two devices
+			`^compile_test\.go:\d+: jit @TestCompileErrors_closure2: argument #0 is committed to device cpu:0 and argument #1 to device cpu:1: copy one to the other's device with To$`},
+		{func() { g(one, nil) },
+			`^compile_test\.go:\d+: jit @TestCompileErrors_closure2: argument #1 is nil$`},
+		{func() { jit.Compile(func(x *tensor.Tensor) *tensor.Tensor { return nil })(one) },
+			`^compile_test\.go:\d+: jit @TestCompileErrors_closure[\d_]+: result #0 is nil$`},
+	} {
+		err := tensor.Catch(tc.call)
+		if err == nil || !regexp.MustCompile(tc.want).MatchString(err.Error()) {
+			t.Errorf("got %v\nwant %s", err, tc.want)
+		}
+	}
+
+	// A user error from fn comes back as it is.
+	boom := errors.New("boom")
+	u := jit.Compile(func(x *tensor.Tensor) (*tensor.Tensor, error) { return x, boom })
+	if _, err := u(one); err != boom {
+		t.Errorf("user error: %v", err)
+	}
+}
+
+// An error the plugin's compiler finds (here the CPU plugin's code
+// generator, which has no custom_call target stela.nope though the IR
+// accepts any) names the user's line of the op, through the locations in
+// the program the plugin compiles.
+func TestCompileErrorNamesTheOpLine(t *testing.T) {
+	f := jit.Compile(func(x *tensor.Tensor) (*tensor.Tensor, error) {
+		y := tensor.Exp(x)
+		return tensor.CustomCall(ir.CustomCallAttr{Target: "stela.nope", ResultTypes: []ir.Type{y.Type()}}, y)[0], nil // the op's line
+	})
+	_, err := f(tensor.FromSlice([]float32{1, 2}, 2))
+	src, _ := os.ReadFile("compile_test.go")
+	line := 1 + slices.IndexFunc(strings.Split(string(src), "\n"), func(l string) bool { return strings.HasSuffix(l, "// the op's line") })
+	var e *ir.Error
+	if !errors.As(err, &e) || filepath.Base(e.Loc.File) != "compile_test.go" || e.Loc.Line != line {
+		t.Fatalf("want an error located at compile_test.go:%d, got %v", line, err)
+	}
+	want := fmt.Sprintf(`^compile_test\.go:%d: custom_call: compile @TestCompileErrorNamesTheOpLine_closure1 on cpu: .*unsupported: stablehlo\.custom_call @stela\.nope \(in @main at ".*/frontend/jit/compile_test\.go":%d:0\)$`, line, line)
+	if !regexp.MustCompile(want).MatchString(err.Error()) {
+		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
 
@@ -141,5 +187,119 @@ func TestCompileInsideTrace(t *testing.T) {
 	}
 	if got := strings.Count(fn.String(), "exponential"); got != 2 {
 		t.Errorf("want two exponentials in the outer trace:\n%s", fn)
+	}
+}
+
+// The README's example: a closed-over weight made without naming a device
+// follows the computation to the device its argument was put on.
+func TestCompilePlacement(t *testing.T) {
+	x := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	w := tensor.FromSlice([]float32{1, 0, 0, 1, 1, 1}, 3, 2)
+	want := tensor.Tanh(tensor.MatMul(x, w)).Float32s()
+	f := jit.Compile(func(x *tensor.Tensor) *tensor.Tensor { return tensor.Tanh(tensor.MatMul(x, w)) })
+
+	before := jit.CacheStats().Copies
+	x1 := x.To("cpu:1")
+	for range 3 {
+		y := f(x1)
+		if y.Device() != "cpu:1" || !y.Committed() || !slices.Equal(y.Float32s(), want) {
+			t.Errorf("on cpu:1: %v (committed %v), want %v", y, y.Committed(), want)
+		}
+	}
+	if n := jit.CacheStats().Copies - before; n != 1 {
+		t.Errorf("%d copies for three calls, want w copied once", n)
+	}
+
+	// Uncommitted everywhere: it runs where the tensors are, and the
+	// result follows further computations too.
+	if y := f(x); y.Device() != "cpu:0" || y.Committed() {
+		t.Errorf("uncommitted: result on %s, committed %v", y.Device(), y.Committed())
+	}
+
+	// A committed capture decides the device; an uncommitted argument
+	// is copied there at every call.
+	w2 := w.To("cpu:2")
+	g := jit.Compile(func(x *tensor.Tensor) *tensor.Tensor { return tensor.MatMul(x, w2) })
+	before = jit.CacheStats().Copies
+	for range 2 {
+		if y := g(x); y.Device() != "cpu:2" || !y.Committed() {
+			t.Errorf("committed capture: result on %s, committed %v", y.Device(), y.Committed())
+		}
+	}
+	if n := jit.CacheStats().Copies - before; n != 2 {
+		t.Errorf("%d copies for two calls, want the argument copied each time", n)
+	}
+	err := tensor.Catch(func() { g(x1) })
+	want2 := `^compile_test\.go:\d+: jit @TestCompilePlacement_closure2: argument #0 is committed to device cpu:1 and captured tensor #0 \(f32\[3,2\]\) to device cpu:2: copy one to the other's device with To$`
+	if err == nil || !regexp.MustCompile(want2).MatchString(err.Error()) {
+		t.Errorf("committed on two devices: %v\nwant %s", err, want2)
+	}
+}
+
+// Freeing a tensor a compiled function closed over makes later calls
+// fail, whether it ran on the tensor's device or on a copy.
+func TestCompileFreedCapture(t *testing.T) {
+	for _, dev := range []string{"cpu:0", "cpu:3"} {
+		w := tensor.FromSlice([]float32{1, 2}, 2)
+		f := jit.Compile(func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Mul(x, w), nil })
+		x := tensor.FromSlice([]float32{3, 4}, 2).To(dev)
+		if y, err := f(x); err != nil || !slices.Equal(y.Float32s(), []float32{3, 8}) {
+			t.Fatalf("on %s: %v, %v", dev, y, err)
+		}
+		w.Free()
+		_, err := f(x)
+		if err == nil || !regexp.MustCompile(`^compile_test\.go:\d+: jit @TestCompileFreedCapture_closure1: captured tensor #0 \(f32\[2\]\) was freed$`).MatchString(err.Error()) {
+			t.Errorf("on %s after Free: %v", dev, err)
+		}
+	}
+}
+
+// A Go number in a traced function is a constant of the type it meets:
+// no parameter, no convert op. Passed as an argument, it stays weak and
+// converts in the program.
+func TestCompileWeakScalars(t *testing.T) {
+	for _, dt := range []ir.DType{ir.F32, ir.BF16, ir.F16, ir.F64} {
+		f, err := jit.Trace(func(x *tensor.Tensor) *tensor.Tensor {
+			return tensor.Mul(tensor.Add(x, tensor.Scalar(0.5)), tensor.Scalar(2))
+		}, ir.TensorOf(dt, 3))
+		if err != nil {
+			t.Fatalf("%v: %v", dt, err)
+		}
+		text := f.String()
+		if len(f.Params) != 1 || strings.Contains(text, "convert") ||
+			!strings.Contains(text, fmt.Sprintf("dense<0.5> : %v[]", dt)) || !strings.Contains(text, fmt.Sprintf("dense<2.0> : %v[]", dt)) {
+			t.Errorf("%v: want two constants of %v and no convert:\n%s", dt, dt, text)
+		}
+	}
+	fi, err := jit.Trace(func(x *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, tensor.Scalar(2)) }, ir.TensorOf(ir.S32, 3))
+	if err != nil || strings.Contains(fi.String(), "convert") || !strings.Contains(fi.String(), "dense<2> : si32[]") {
+		t.Errorf("si32 + 2: %v\n%v", err, fi)
+	}
+	_, err = jit.Trace(func(x *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, tensor.Scalar(2.5)) }, ir.TensorOf(ir.S32, 3))
+	if err == nil || !regexp.MustCompile(`^compile_test\.go:\d+: add: float constant 2\.5 meets an si32 operand`).MatchString(err.Error()) {
+		t.Errorf("si32 + 2.5 traced: %v", err)
+	}
+
+	// Compiled and run: f32 + 3.0 is an f32 program with an f32 constant.
+	dir := t.TempDir()
+	t.Setenv("STELA_DUMP", dir)
+	add3 := jit.Compile(func(x *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, tensor.Scalar(3.0)) }, jit.WithName("add3"))
+	if y := add3(tensor.FromSlice([]float32{1, 2}, 2)); y.DType() != ir.F32 || !slices.Equal(y.Float32s(), []float32{4, 5}) {
+		t.Errorf("compiled f32 + 3.0: %v", y)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "add3.1.after.sir"))
+	if err != nil || strings.Contains(string(after), "convert") || !strings.Contains(string(after), "dense<3.0> : f32[") {
+		t.Errorf("compiled f32 + 3.0: %v\n%s", err, after)
+	}
+	t.Setenv("STELA_DUMP", "")
+
+	scale := jit.Compile(func(x, k *tensor.Tensor) *tensor.Tensor { return tensor.Mul(x, k) })
+	x := tensor.FromSlice([]float32{1, 2}, 2)
+	if y := scale(x, tensor.Scalar(1.5)); y.DType() != ir.F32 || !slices.Equal(y.Float32s(), []float32{1.5, 3}) {
+		t.Errorf("weak argument: %v", y)
+	}
+	err = tensor.Catch(func() { scale(tensor.FromSlice([]int32{1}, 1), tensor.Scalar(1.5)) })
+	if err == nil || !strings.Contains(err.Error(), "multiply: weak float tensor meets an si32 operand") {
+		t.Errorf("weak float argument with si32: %v", err)
 	}
 }

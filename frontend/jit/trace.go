@@ -43,7 +43,9 @@ func Trace(fn any, inputs ...ir.Type) (*ir.Func, error) {
 // []*tensor.Tensor (possibly variadic) that receives them all. Its results
 // are any number of *tensor.Tensor and []*tensor.Tensor, flattened in order
 // into the function's results, optionally followed by an error, which Trace
-// returns. The function is named after fn's Go name ("main" for closures).
+// returns. The function is named after fn's Go name; a function literal
+// after the function that contains it and the compiler's counter
+// ("main_closure1" for the first literal in main).
 //
 // A located error that an op panics with comes back as the error (an
 // *ir.Error, "file.go:LINE: op: message"); other panics propagate.
@@ -100,7 +102,7 @@ func TraceFull(fn any, inputs ...ir.Type) (*TraceResult, error) {
 }
 
 // Call runs the traced function on concrete inputs, passing the captured
-// tensors after them, on the inputs' device.
+// tensors after them, on the device tensor.Placement picks, as tensor.Run does.
 func (r *TraceResult) Call(inputs ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 	if len(inputs) != r.NumInputs {
 		return nil, fmt.Errorf("jit: call @%s: %d inputs, want %d", r.Func.Name, len(inputs), r.NumInputs)
@@ -186,13 +188,16 @@ func call(fv reflect.Value, args []*tensor.Tensor, asSlice bool) ([]*tensor.Tens
 	return results, nil
 }
 
-// funcName derives an IR function name from a Go function: the last
-// element of its qualified name ("MLP" for examples.MLP, "Forward" for a
-// method value), or "main" for a closure.
+// funcName derives an IR function name from a Go function: its Go name
+// without the package ("MLP" for examples.MLP, "Forward" for a method
+// value or method expression), and for a function literal the name of the
+// function that contains it and the compiler's counter: "main_closure1"
+// for main.func1, "TestX_closure1_2" for the second literal inside the
+// first one of TestX. The result is a valid IR and StableHLO name.
 func funcName(fv reflect.Value) string {
 	rf := goruntime.FuncForPC(fv.Pointer())
 	if rf == nil {
-		return "main"
+		return "closure"
 	}
 	n := rf.Name()
 	if i := strings.LastIndexByte(n, '/'); i >= 0 {
@@ -200,12 +205,33 @@ func funcName(fv reflect.Value) string {
 	}
 	n = strings.TrimSuffix(n, "-fm")       // method values
 	n = strings.ReplaceAll(n, "[...]", "") // generic instances
-	if i := strings.LastIndexByte(n, '.'); i >= 0 {
-		n = n[i+1:]
+	// The package's own dots are escaped (%2e), so the first element is
+	// the package and the rest the function and its literals.
+	parts := strings.Split(n, ".")[1:]
+	base, counter := "", []string(nil)
+	for _, p := range parts {
+		switch {
+		case counter == nil && p != "" && !isClosureName(p):
+			base = p
+		case isClosureName(p):
+			counter = append(counter, strings.TrimPrefix(p, "func"))
+		}
 	}
-	if n == "" || isClosureName(n) {
-		return "main"
+	base = identifier(base)
+	if counter == nil {
+		if base == "" {
+			return "closure"
+		}
+		return base
 	}
+	if base == "" {
+		base = "func"
+	}
+	return base + "_closure" + strings.Join(counter, "_")
+}
+
+// identifier replaces what an IR name cannot hold with '_'.
+func identifier(n string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
 			return r
@@ -214,8 +240,9 @@ func funcName(fv reflect.Value) string {
 	}, n)
 }
 
-// isClosureName matches the last element of the compiler's names for
-// function literals: func1, or 2 in func1.2 (a closure in a closure).
+// isClosureName matches the compiler's names for function literals:
+// func1 for the first literal in a function, 2 in func1.2 for the second
+// literal inside that one.
 func isClosureName(n string) bool {
 	n = strings.TrimPrefix(n, "func")
 	if n == "" {

@@ -3,13 +3,16 @@ package jit_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/jit"
 	T "github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/runtime"
 )
 
 func f32(data []float32, shape ...int) *T.Tensor { return T.FromSlice(data, shape...) }
@@ -201,10 +204,10 @@ func TestSignatures(t *testing.T) {
 		err      string
 	}{
 		{"named", mlp, []ir.Type{ir.TensorOf(ir.F32, 2, 3), ir.TensorOf(ir.F32, 3, 4)}, "mlp", 1, ""},
-		{"closure", func(x *T.Tensor) *T.Tensor { return x }, []ir.Type{ty}, "main", 1, ""},
-		{"slice", func(xs []*T.Tensor) []*T.Tensor { return []*T.Tensor{T.Add(xs[0], xs[1]), xs[2]} }, []ir.Type{ty, ty, ty}, "main", 2, ""},
-		{"variadic", func(xs ...*T.Tensor) (*T.Tensor, []*T.Tensor, error) { return xs[0], xs, nil }, []ir.Type{ty, ty}, "main", 3, ""},
-		{"no-inputs", func() *T.Tensor { return T.Arange(ir.S32, 3) }, nil, "main", 1, ""},
+		{"closure", func(x *T.Tensor) *T.Tensor { return x }, []ir.Type{ty}, "TestSignatures_closure1", 1, ""},
+		{"slice", func(xs []*T.Tensor) []*T.Tensor { return []*T.Tensor{T.Add(xs[0], xs[1]), xs[2]} }, []ir.Type{ty, ty, ty}, "TestSignatures_closure2", 2, ""},
+		{"variadic", func(xs ...*T.Tensor) (*T.Tensor, []*T.Tensor, error) { return xs[0], xs, nil }, []ir.Type{ty, ty}, "TestSignatures_closure3", 3, ""},
+		{"no-inputs", func() *T.Tensor { return T.Arange(ir.S32, 3) }, nil, "TestSignatures_closure4", 1, ""},
 		{"user-error", func(x *T.Tensor) (*T.Tensor, error) { return nil, errors.New("boom") }, []ir.Type{ty}, "", 0, "boom"},
 		{"bad-param", func(x int) *T.Tensor { return nil }, []ir.Type{ty}, "", 0, "parameter #0 is int"},
 		{"bad-result", func(x *T.Tensor) int { return 0 }, []ir.Type{ty}, "", 0, "result #0 is int"},
@@ -234,6 +237,62 @@ func TestSignatures(t *testing.T) {
 		})
 	}
 }
+
+type layer struct{ w *T.Tensor }
+
+func (l *layer) Forward(x *T.Tensor) *T.Tensor { return T.MatMul(x, l.w) }
+
+func (l *layer) forwardFn() func(*T.Tensor) *T.Tensor {
+	return func(x *T.Tensor) *T.Tensor { return T.Tanh(x) }
+}
+
+func identity[E any](x *T.Tensor) *T.Tensor { return x }
+
+// Traced functions are named after their Go names; function literals
+// after the function that holds them and the compiler's counter.
+func TestFuncNames(t *testing.T) {
+	l := &layer{w: T.Zeros(ir.F32, 2, 2)}
+	nested := func() any { return func(x *T.Tensor) *T.Tensor { return x } }
+	ty := ir.TensorOf(ir.F32, 2, 2)
+	// The compiler's counters: a literal inlined into another function
+	// (forwardFn's, nested's) is counted there.
+	for _, tc := range []struct {
+		fn   any
+		want string
+	}{
+		{mlp2, `mlp2`},
+		{l.Forward, `Forward`},                   // method value
+		{l.forwardFn(), `forwardFn_closure\d+`},  // literal in a method
+		{identity[int], `identity`},              // generic instance
+		{nested(), `TestFuncNames_closure1_\d+`}, // literal in a literal
+		{func(x *T.Tensor) *T.Tensor { return x }, `TestFuncNames_closure2`},
+	} {
+		f, err := jit.Trace(tc.fn, ty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`^` + tc.want + `$`).MatchString(f.Name) {
+			t.Errorf("%T traced as @%s, want @%s", tc.fn, f.Name, tc.want)
+		}
+		if text, err := runtime.StableHLO(f); err != nil || !strings.Contains(text, "module @jit_"+f.Name+" ") {
+			t.Errorf("@%s lowers to %v:\n%s", f.Name, err, text)
+		}
+	}
+
+	// jit.Compile names its dumps after the function, or WithName.
+	dir := t.TempDir()
+	t.Setenv("STELA_DUMP", dir)
+	x := T.Zeros(ir.F32, 2)
+	jit.Compile(func(x *T.Tensor) *T.Tensor { return T.Neg(x) })(x)
+	jit.Compile(func(x *T.Tensor) *T.Tensor { return T.Exp(x) }, jit.WithName("given"))(x)
+	for _, name := range []string{"TestFuncNames_closure3.1.mlir", "given.1.mlir"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("STELA_DUMP: %v", err)
+		}
+	}
+}
+
+func mlp2(x *T.Tensor) *T.Tensor { return T.Relu(x) }
 
 func TestParamLocation(t *testing.T) {
 	f, err := jit.Trace(mlp, ir.TensorOf(ir.F32, 2, 3), ir.TensorOf(ir.F32, 3, 4))

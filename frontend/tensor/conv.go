@@ -78,20 +78,21 @@ func ones2(a [2]int) []int {
 // Conv2D convolves NHWC input x with the HWIO kernel. With groups g, the
 // kernel's I dimension is C/g and its O dimension a multiple of g.
 func Conv2D(x, kernel *Tensor, opts Conv2DOptions) *Tensor {
-	checkNotNil("convolution", x, kernel)
+	defer named(opConv2D)
+	checkNotNil(opConv2D, x, kernel)
 	if x.Rank() != 4 || kernel.Rank() != 4 {
-		panic(fail("convolution", "conv2d needs an NHWC input and an HWIO kernel (rank 4), got %v and %v", x.typ, kernel.typ))
+		panic(fail(opConv2D, "needs an NHWC input and an HWIO kernel (rank 4), got %v and %v", x.typ, kernel.typ))
 	}
 	if x.typ.DType != kernel.typ.DType {
-		panic(fail("convolution", "operand types %v and %v differ: element types must match (no implicit promotion; use Convert)", x.typ, kernel.typ))
+		panic(fail(opConv2D, "operand types %v and %v differ: element types must match (no implicit promotion; use Convert)", x.typ, kernel.typ))
 	}
 	g := max(opts.Groups, 1)
 	xs, ks := x.typ.Shape, kernel.typ.Shape
 	if xs[3] != ks[2]*g || ks[3]%g != 0 {
-		panic(fail("convolution", "input %v has %d channels: with %d group(s) the kernel %v needs I = %d and O a multiple of %d", x.typ, xs[3], g, kernel.typ, xs[3]/g, g))
+		panic(fail(opConv2D, "input %v has %d channels: with %d group(s) the kernel %v needs I = %d and O a multiple of %d", x.typ, xs[3], g, kernel.typ, xs[3]/g, g))
 	}
 	strides, dil := ones2(opts.Strides), ones2(opts.Dilation)
-	pad := opts.Padding.resolve("convolution", xs[1:3], ks[0:2], strides, dil)
+	pad := opts.Padding.resolve(opConv2D, xs[1:3], ks[0:2], strides, dil)
 	a := ir.ConvolutionAttr{
 		WindowStrides:    strides,
 		Padding:          pad,
@@ -148,7 +149,7 @@ func poolAttr(op string, x *Tensor, window, strides [2]int, pad Padding) ir.Redu
 func reduceWindow(k reduction, x *Tensor, a ir.ReduceWindowAttr) *Tensor {
 	lit, err := k.init(x.typ.DType)
 	if err != nil {
-		panic(fail("reduce_window", "%v", err))
+		panic(fail(k.name, "%v", err))
 	}
 	init := constantAt(x, lit)
 	body := binaryRegion(k.name, k.op, x.typ.DType, ir.CallerLoc())
@@ -159,16 +160,18 @@ func reduceWindow(k reduction, x *Tensor, a ir.ReduceWindowAttr) *Tensor {
 // mean strides equal to the window (non-overlapping windows); padded
 // elements never win.
 func MaxPool2D(x *Tensor, window, strides [2]int, pad Padding) *Tensor {
-	checkNotNil("reduce_window", x)
-	return reduceWindow(maxReduction, x, poolAttr("reduce_window", x, window, strides, pad))
+	defer named(opMaxPool2D)
+	checkNotNil(opMaxPool2D, x)
+	return reduceWindow(maxReduction, x, poolAttr(opMaxPool2D, x, window, strides, pad))
 }
 
 // AvgPool2D averages over windows of an NHWC input. Zero strides mean
 // strides equal to the window. Padded elements are not counted: a window
 // that hangs over the edge averages only the elements it covers.
 func AvgPool2D(x *Tensor, window, strides [2]int, pad Padding) *Tensor {
-	checkNotNil("reduce_window", x)
-	a := poolAttr("reduce_window", x, window, strides, pad)
+	defer named(opAvgPool2D)
+	checkNotNil(opAvgPool2D, x)
+	a := poolAttr(opAvgPool2D, x, window, strides, pad)
 	sum := reduceWindow(sumReduction, x, a)
 	padded := false
 	for _, p := range a.Padding {

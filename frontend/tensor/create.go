@@ -24,11 +24,6 @@ func FromSlice[T ir.Elem](data []T, shape ...int) *Tensor {
 	return put(nil, &ir.Literal{Type: t, Data: append([]T{}, data...)})
 }
 
-// Scalar makes a rank-0 concrete tensor on the default device.
-func Scalar[T ir.Elem](v T) *Tensor {
-	return put(nil, &ir.Literal{Type: ir.Scalar(ir.DTypeOf[T]()), Data: []T{v}})
-}
-
 // FromLiteral makes a concrete tensor on the default device from a copy of l.
 func FromLiteral(l *ir.Literal) *Tensor {
 	if l == nil {
@@ -123,23 +118,27 @@ func IotaLike(x *Tensor, dt ir.DType, shape []int, dim int) *Tensor {
 
 // constantAt makes l a constant where x is; l is owned by the result.
 func constantAt(x *Tensor, l *ir.Literal) *Tensor {
-	if (x != nil && x.tr != nil) || currentTracer() != nil {
+	if (x != nil && x.Tracer() != nil) || currentTracer() != nil {
 		return emit(x, ir.OpConstant, nil, ir.ConstantAttr{Value: l})[0]
 	}
 	return put(x, l)
 }
 
-// put stores l on x's device, or the default device.
+// put stores l where x is (its device and commitment), or uncommitted on
+// the default device when x is nil.
 func put(x *Tensor, l *ir.Literal) *Tensor {
-	dev := DefaultDevice()
 	if x != nil && x.buf != nil {
-		dev = x.buf.Device()
+		return putOn(x.buf.Device(), l, x.Committed())
 	}
+	return putOn(DefaultDevice(), l, false)
+}
+
+func putOn(dev Device, l *ir.Literal, committed bool) *Tensor {
 	b, err := dev.Put(l)
 	if err != nil {
 		panic(fail("put", "%v", err))
 	}
-	return FromBuffer(b)
+	return FromResult(b, committed)
 }
 
 func checkShape(shape []int) error {

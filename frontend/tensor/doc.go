@@ -16,31 +16,64 @@
 // while a region's closure runs), whichever was opened later; so inside a
 // traced function even ops on concrete tensors are recorded, and inside a
 // Cond branch even ops on outer tensors stay in the branch. Otherwise the
-// op runs now as a graph of one op: a one-instruction ir.Func handed to the
-// operands' Device, the same path a traced program takes. The built-in "host" device (also "cpu" until the runtime registers
-// a PJRT device under that name) runs programs with ir.Eval, the reference
-// evaluator; the runtime package replaces it without touching op code.
+// op runs now as a graph of one op: a one-instruction ir.Func handed to a
+// Device, the same path a traced program takes. The default device is
+// "cpu", Stela's CPU PJRT plugin (runtime.Lookup resolves names; "host" is
+// the reference evaluator, ir.Eval); op code is the same for every device.
+//
+// Devices and placement. A concrete tensor is committed to its device when
+// the user put it there (To, FromBuffer) or computed it from committed
+// tensors; one made without naming a device (FromSlice, Scalar, Zeros, ...,
+// and results of ops on uncommitted tensors) is uncommitted and follows the
+// computation. An op runs on the device of its committed operands and
+// copies its uncommitted operands there; committed operands on two devices
+// are an error naming both. Without committed operands it runs where its
+// operands are, or on the default device if they are on several. This is
+// JAX's rule, and jit.Compile follows it too, for its arguments and the
+// tensors the function closes over (Placement has the details).
 //
 // Closures. A concrete tensor that a traced function uses becomes a
 // trailing parameter of the traced function (Tracer.Captured lists them),
 // never a constant baked into the program, so that new weights need no
-// recompile. The data constructors (FromSlice, Scalar, Zeros, Ones, Full,
-// FromLiteral) always make concrete tensors, so inside a traced function
-// they too become parameters. Constants that ops need themselves, and those
+// recompile. The data constructors (FromSlice, Zeros, Ones, Full,
+// FromLiteral, Scalar of a sized Go type) always make concrete tensors, so
+// inside a traced function they too become parameters. Constants that ops need themselves, those
 // made with the *Like constructors (ScalarLike, FullLike, IotaLike,
-// ConstantLike), are constant ops. The closures given to While, Cond and
-// Switch are traced into isolated regions that capture the outer tensors
-// they use the same way; the op threads them in as extra operands.
+// ConstantLike), and Go numbers (below) are constant ops. The closures given
+// to While, Cond and Switch are traced into isolated regions that capture
+// the outer tensors they use the same way; the op threads them in as extra
+// operands.
 //
 // Broadcasting follows numpy for elementwise binary ops (trailing
 // alignment, size-1 stretching, scalars); element types never promote:
 // mixing f32 and f64 is an error that asks for Convert. Axes may be negative.
 //
+// Go numbers. Scalar of a Go int, float64 or complex128 (what untyped
+// constants such as 2, 0.5 and 1i become) is weakly typed, as Python
+// scalars are in JAX: combined with a tensor in an elementwise op (the
+// binary ops, comparisons, Where, Clamp, Pad's value) it takes the
+// tensor's element type, so Add(x, Scalar(3.0)) is an f32 for an f32 x and
+// a bf16 for a bf16 one; in a trace it is a constant of that type, not a
+// converted f64. An integer constant converts exactly or not at all (300
+// with ui8 and 16777217 with f32 are errors); a float constant rounds to a
+// float or complex type (a finite one that overflows it is an error); a
+// float constant with an integer tensor, a complex one with a real tensor,
+// and any number with an i1 tensor are errors, where JAX would promote the
+// tensor: Stela never changes a tensor's type behind the user's back.
+// Weak scalars among themselves keep their kind, the widest of integer,
+// float and complex (Add(Scalar(1), Scalar(0.5)) is a weak f64 1.5).
+// Scalar of any other Go type (float32, int32, ir.BFloat16, ...) makes an
+// ordinary tensor of that type; Convert, reshaping or moving a weak scalar
+// makes an ordinary one too.
+//
 // Errors. Op functions panic with a located *ir.Error,
 // "file.go:LINE: op: message", pointing at the user's call (the first stack
 // frame outside Stela's library packages). Catch, and jit's Trace, recover
-// them into errors. Mixing tensors of two traces, or of two devices, is such
-// an error and names both.
+// them into errors. A composite op function (Softmax, LayerNorm, Sum,
+// MatMul, Conv2D, the pools, ...) names itself first in every error raised
+// inside it, then the IR op that failed: "softmax: exponential: element
+// type si32 is not supported". Mixing tensors of two traces, or committed
+// tensors of two devices, is such an error and names both.
 //
 // Invariants: tensors are immutable; a symbolic tensor is used only while
 // its trace is open (a traced tensor that escapes its function is an error

@@ -10,12 +10,27 @@ import (
 // trailing dimension and a dimension of size 1 (or a missing one) stretches
 // to the other operand's; a scalar goes with anything. Element types must
 // be equal: Stela does not promote silently, Convert says what you mean.
+// Weak scalars (Go numbers, weak.go) take the other operand's type.
 
 func unary(op ir.Op, x *Tensor) *Tensor {
 	if x == nil {
 		checkNotNil(op.String(), x)
 	}
+	if x.weakKind() != notWeak {
+		return weakUnary(op, x)
+	}
 	return emit1(op, []*Tensor{x}, nil)
+}
+
+// weakUnary is an elementwise op on a weak tensor: computed on the host
+// when its value is known, and weak when its result has a weak kind's type.
+func weakUnary(op ir.Op, x *Tensor) *Tensor {
+	if x.weakLit() != nil {
+		return foldWeak(op, nil, []*ir.Literal{x.weakLit()})
+	}
+	r := emit1(op, []*Tensor{strong(x)}, nil)
+	r.setWeak(weakKindOf(r.typ.DType), nil)
+	return r
 }
 
 // Neg is -x.
@@ -73,8 +88,32 @@ func Not(x *Tensor) *Tensor { return unary(ir.OpNot, x) }
 func IsFinite(x *Tensor) *Tensor { return unary(ir.OpIsFinite, x) }
 
 func binary(op ir.Op, x, y *Tensor) *Tensor {
+	if x != nil && y != nil && (x.weakKind() != notWeak || y.weakKind() != notWeak) {
+		return weakBinary(op, nil, x, y)
+	}
 	x, y = broadcastOpPair(op, x, y)
 	return emit1(op, []*Tensor{x, y}, nil)
+}
+
+// weakBinary is a binary elementwise op with a weak operand: the weak
+// operand takes the other's type, or, when both are weak, the op is
+// computed on the host (or, their values unknown, on their common kind).
+func weakBinary(op ir.Op, attr any, x, y *Tensor) *Tensor {
+	name := op.String()
+	if op == ir.OpCompare {
+		name = "compare"
+	}
+	ts := []*Tensor{x, y}
+	k, lits := matchWeak(name, ts, nil, true)
+	if lits != nil {
+		return foldWeak(op, attr, lits)
+	}
+	x, y = broadcastPair(name, ts[0], ts[1])
+	r := emit(nil, op, []*Tensor{x, y}, attr)[0]
+	if k != notWeak && r.typ.DType == k.dtype() {
+		r.setWeak(k, nil)
+	}
+	return r
 }
 
 // Add is x + y (or on i1).
@@ -114,6 +153,9 @@ func Or(x, y *Tensor) *Tensor { return binary(ir.OpOr, x, y) }
 func Xor(x, y *Tensor) *Tensor { return binary(ir.OpXor, x, y) }
 
 func compare(dir ir.ComparisonDirection, x, y *Tensor) *Tensor {
+	if anyWeak(x, y) && x != nil && y != nil {
+		return weakBinary(ir.OpCompare, ir.CompareAttr{Direction: dir}, x, y)
+	}
 	x, y = broadcastPair("compare", x, y)
 	return emit(nil, ir.OpCompare, []*Tensor{x, y}, ir.CompareAttr{Direction: dir})[0]
 }
@@ -137,30 +179,49 @@ func Greater(x, y *Tensor) *Tensor { return compare(ir.CmpGT, x, y) }
 func GreaterEqual(x, y *Tensor) *Tensor { return compare(ir.CmpGE, x, y) }
 
 // Where picks x where cond is true and y elsewhere. cond is i1; the three
-// broadcast together.
+// broadcast together. A weak x or y (a Go number) takes the other's type.
 func Where(cond, x, y *Tensor) *Tensor {
-	checkNotNil("select", cond, x, y)
+	defer named(opWhere)
+	checkNotNil(opWhere, cond, x, y)
 	if cond.typ.DType != ir.Bool {
-		panic(fail("select", "condition is %v, want i1 elements", cond.typ))
+		panic(fail(opWhere, "condition is %v, want i1 elements", cond.typ))
+	}
+	k := notWeak
+	if anyWeak(x, y) {
+		ts := []*Tensor{x, y}
+		k, _ = matchWeak(opWhere, ts, cond, false)
+		x, y = ts[0], ts[1]
 	}
 	if x.typ.DType != y.typ.DType {
-		panic(fail("select", "operand types %v and %v differ: element types must match (no implicit promotion; use Convert)", x.typ, y.typ))
+		panic(fail(opWhere, "operand types %v and %v differ: element types must match (no implicit promotion; use Convert)", x.typ, y.typ))
 	}
 	shape, err := broadcastShapes(cond.typ.Shape, x.typ.Shape)
 	if err == nil {
 		shape, err = broadcastShapes(shape, y.typ.Shape)
 	}
 	if err != nil {
-		panic(fail("select", "condition %v and operands %v and %v do not broadcast: %v", cond.typ, x.typ, y.typ, err))
+		panic(fail(opWhere, "condition %v and operands %v and %v do not broadcast: %v", cond.typ, x.typ, y.typ, err))
 	}
 	args := []*Tensor{broadcastTo(cond, shape), broadcastTo(x, shape), broadcastTo(y, shape)}
-	return emit(nil, ir.OpSelect, args, nil)[0]
+	r := emit(nil, ir.OpSelect, args, nil)[0]
+	r.setWeak(k, nil)
+	return r
 }
 
 // Clamp is min(max(x, lo), hi). lo and hi are scalars or broadcast to x's
 // shape.
 func Clamp(x, lo, hi *Tensor) *Tensor {
 	checkNotNil("clamp", x, lo, hi)
+	k := notWeak
+	if anyWeak(x, lo, hi) {
+		ts := []*Tensor{lo, x, hi}
+		var lits []*ir.Literal
+		k, lits = matchWeak("clamp", ts, nil, true)
+		if lits != nil {
+			return foldWeak(ir.OpClamp, nil, lits)
+		}
+		lo, x, hi = ts[0], ts[1], ts[2]
+	}
 	fit := func(b *Tensor, what string) *Tensor {
 		if b.typ.DType != x.typ.DType {
 			panic(fail("clamp", "%s is %v but the operand is %v: element types must match (use Convert)", what, b.typ, x.typ))
@@ -176,13 +237,19 @@ func Clamp(x, lo, hi *Tensor) *Tensor {
 	}
 	lo, hi = fit(lo, "lower bound"), fit(hi, "upper bound")
 	// StableHLO's operand order: clamp(min, operand, max).
-	return emit(nil, ir.OpClamp, []*Tensor{lo, x, hi}, nil)[0]
+	r := emit(nil, ir.OpClamp, []*Tensor{lo, x, hi}, nil)[0]
+	r.setWeak(k, nil)
+	return r
 }
 
 // Convert converts the elements to dt: floats round to nearest even, float
-// to integer truncates toward zero and saturates.
+// to integer truncates toward zero and saturates. A weak scalar (a Go
+// number) becomes an ordinary tensor of dt, converted the same way.
 func Convert(x *Tensor, dt ir.DType) *Tensor {
 	checkNotNil("convert", x)
+	if x.weakKind() != notWeak {
+		return convertWeak(x, dt)
+	}
 	if x.typ.DType == dt {
 		return x
 	}

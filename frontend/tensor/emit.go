@@ -13,10 +13,11 @@ import (
 // emit is the one place where op functions make instructions. It records
 // the user's call site, picks where the op goes (the newest trace among the
 // operands, else eager), and either appends the instruction to that trace
-// or builds a one-op function of it and runs it on the operands' device:
-// eager execution is a graph of one op, on the same path as a traced
-// program. like, which may be nil, places ops without operands (constants,
-// iota) in the trace or on the device of that tensor.
+// or builds a one-op function of it and runs it where Placement says (the
+// committed operands' device, copying the uncommitted ones there): eager
+// execution is a graph of one op, on the same path as a traced program.
+// like, which may be nil, places ops without operands (constants, iota) in
+// the trace or on the device of that tensor.
 //
 // Failures panic with a located *ir.Error; Catch and jit turn them into
 // errors.
@@ -50,14 +51,14 @@ func emitTo(dst []*Tensor, like *Tensor, op ir.Op, args []*Tensor, attr any, reg
 		}
 		return dst
 	}
-	dev, err := eagerDevice(like, args)
+	dev, committed, args, err := eagerPlace(like, args)
 	if err != nil {
 		panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
 	}
 	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 && op != ir.OpConstant {
 		// The eager fast path finds the call site only if something fails:
 		// unwinding the stack would cost more than a cached dispatch.
-		return eagerFast(dst, dev, r, op, args, attr)
+		return eagerFast(dst, dev, r, op, args, attr, committed)
 	}
 	loc := ir.CallerLoc()
 	name := op.String()
@@ -80,7 +81,7 @@ func emitTo(dst []*Tensor, like *Tensor, op ir.Op, args []*Tensor, attr any, reg
 		if !b.Type().Equal(outs[i].Type) {
 			panic(ir.Errorf(loc, name, "internal error: device %s returned %v for result #%d, want %v", dev.Name(), b.Type(), i, outs[i].Type))
 		}
-		dst = append(dst, FromBuffer(b))
+		dst = append(dst, FromResult(b, committed))
 	}
 	return dst
 }
@@ -90,7 +91,7 @@ func emitTo(dst []*Tensor, like *Tensor, op ir.Op, args []*Tensor, attr any, reg
 // the one-op function is built only on a miss. The operands are the
 // function's parameters in order, so the cached program fits any call
 // with the same key.
-func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*Tensor, attr any) []*Tensor {
+func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*Tensor, attr any, committed bool) []*Tensor {
 	var kb [128]byte
 	key := appendOpKey(kb[:0], op, attr, args)
 	var bufArr [4]Buffer
@@ -119,7 +120,7 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*
 		panic(located(err, ir.CallerLoc(), op.String()))
 	}
 	for _, b := range rs {
-		dst = append(dst, FromBuffer(b))
+		dst = append(dst, FromResult(b, committed))
 	}
 	return dst
 }
@@ -173,48 +174,6 @@ func record(tr *Tracer, loc ir.Loc, op ir.Op, args []*Tensor, attr any, regions 
 	return outs
 }
 
-func eagerDevice(like *Tensor, args []*Tensor) (Device, error) {
-	dev, err := sameDevice("operand", args)
-	if err != nil {
-		return nil, err
-	}
-	if dev == nil && like != nil && like.buf != nil {
-		dev = like.buf.Device()
-	}
-	if dev == nil {
-		dev = DefaultDevice()
-	}
-	return dev, nil
-}
-
-// CommonDevice is the device that holds all of ts (concrete tensors), or
-// the default device when ts is empty. Tensors on two devices are an error
-// that names both, calling each "<noun> #i".
-func CommonDevice(noun string, ts []*Tensor) (Device, error) {
-	dev, err := sameDevice(noun, ts)
-	if dev == nil && err == nil {
-		dev = DefaultDevice()
-	}
-	return dev, err
-}
-
-// sameDevice is the device of all of ts, nil when ts is empty.
-func sameDevice(noun string, ts []*Tensor) (Device, error) {
-	var dev Device
-	first := 0
-	for i, t := range ts {
-		d := t.buf.Device()
-		if dev == nil {
-			dev, first = d, i
-			continue
-		}
-		if d != dev {
-			return nil, fmt.Errorf("%s #%d is on device %s and %s #%d on device %s: move one with To", noun, first, dev.Name(), noun, i, d.Name())
-		}
-	}
-	return dev, nil
-}
-
 // located returns err as a located error: itself if it is one, else a new
 // one at loc.
 func located(err error, loc ir.Loc, op string) *ir.Error {
@@ -250,9 +209,11 @@ func Catch(fn func()) (err error) {
 	return nil
 }
 
-// Run executes a whole function on concrete tensors, on their device (the
-// default device when there are none), and returns its results. This is
-// what a traced function's compiled form does; jit uses it.
+// Run executes a whole function on concrete tensors and returns its
+// results. It runs where Placement says (the committed arguments' device,
+// else the arguments' common device, else the default device), copying
+// arguments that are elsewhere; the results are committed when an argument
+// was. This is what a traced function's compiled form does.
 func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 	if len(args) != len(f.Params) {
 		return nil, fmt.Errorf("run @%s: %d arguments, want %d", f.Name, len(args), len(f.Params))
@@ -263,16 +224,23 @@ func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 			return nil, fmt.Errorf("run @%s: argument #%d is nil", f.Name, i)
 		}
 		if a.buf == nil {
-			return nil, fmt.Errorf("run @%s: argument #%d is traced in @%s; Run needs concrete tensors", f.Name, i, a.tr.Name())
+			return nil, fmt.Errorf("run @%s: argument #%d is traced in @%s; Run needs concrete tensors", f.Name, i, a.Tracer().Name())
 		}
 		if !a.typ.Equal(f.Params[i].Type) {
 			return nil, fmt.Errorf("run @%s: argument #%d has type %v, want %v", f.Name, i, a.typ, f.Params[i].Type)
 		}
 		bufs[i] = a.buf
 	}
-	dev, err := eagerDevice(nil, args)
+	dev, committed, err := Placement(args, func(i int) string { return fmt.Sprintf("argument #%d", i) })
 	if err != nil {
 		return nil, fmt.Errorf("run @%s: %v", f.Name, err)
+	}
+	moved, err := MoveTo(args, dev)
+	if err != nil {
+		return nil, fmt.Errorf("run @%s: %v", f.Name, err)
+	}
+	for i, a := range moved {
+		bufs[i] = a.buf
 	}
 	rs, err := dev.Run(f, bufs)
 	if err != nil {
@@ -280,7 +248,7 @@ func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 	}
 	out := make([]*Tensor, len(rs))
 	for i, b := range rs {
-		out[i] = FromBuffer(b)
+		out[i] = FromResult(b, committed)
 	}
 	return out, nil
 }

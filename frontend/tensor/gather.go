@@ -34,10 +34,11 @@ func checkIndices(op string, indices *Tensor) {
 // indices' shape. An embedding lookup is Take(table, ids, 0). Indices out
 // of range are clamped, as gather does on every device.
 func Take(x, indices *Tensor, axis int) *Tensor {
-	checkNotNil("gather", x, indices)
-	checkIndices("gather", indices)
+	defer named(opTake)
+	checkNotNil(opTake, x, indices)
+	checkIndices(opTake, indices)
 	n, k := x.Rank(), indices.Rank()
-	a := normAxis("gather", axis, n)
+	a := normAxis(opTake, axis, n)
 	idx := Reshape(indices, append(indices.Shape(), 1)...)
 	sizes := x.Shape()
 	sizes[a] = 1
@@ -64,16 +65,17 @@ func Gather(x, indices *Tensor, attr ir.GatherAttr) *Tensor {
 // inverse of Take (and its gradient). updates has the shape Take would
 // return. Repeated indices accumulate; out-of-range ones are skipped.
 func ScatterAdd(x, indices, updates *Tensor, axis int) *Tensor {
-	checkNotNil("scatter", x, indices, updates)
-	checkIndices("scatter", indices)
+	defer named(opScatterAdd)
+	checkNotNil(opScatterAdd, x, indices, updates)
+	checkIndices(opScatterAdd, indices)
 	n, k := x.Rank(), indices.Rank()
-	a := normAxis("scatter", axis, n)
+	a := normAxis(opScatterAdd, axis, n)
 	want := slices.Concat(x.typ.Shape[:a], indices.typ.Shape, x.typ.Shape[a+1:])
 	if !ir.ShapeEqual(updates.typ.Shape, want) {
-		panic(fail("scatter", "updates %v for operand %v and indices %v along axis %d: want shape %v", updates.typ, x.typ, indices.typ, a, want))
+		panic(fail(opScatterAdd, "updates %v for operand %v and indices %v along axis %d: want shape %v", updates.typ, x.typ, indices.typ, a, want))
 	}
 	if updates.typ.DType != x.typ.DType {
-		panic(fail("scatter", "updates %v and operand %v differ: element types must match (use Convert)", updates.typ, x.typ))
+		panic(fail(opScatterAdd, "updates %v and operand %v differ: element types must match (use Convert)", updates.typ, x.typ))
 	}
 	idx := Reshape(indices, append(indices.Shape(), 1)...)
 	body := binaryRegion("add", ir.OpAdd, x.typ.DType, ir.CallerLoc())

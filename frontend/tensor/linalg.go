@@ -10,17 +10,18 @@ import (
 // last two dimensions, with the leading (batch) dimensions broadcast
 // against each other.
 func MatMul(x, y *Tensor) *Tensor {
-	checkNotNil("matmul", x, y)
+	defer named(opMatMul)
+	checkNotNil(opMatMul, x, y)
 	if x.Rank() < 2 || y.Rank() < 2 {
-		panic(fail("dot_general", "matmul needs operands of rank >= 2, got %v and %v", x.typ, y.typ))
+		panic(fail(opMatMul, "operands need rank >= 2, got %v and %v", x.typ, y.typ))
 	}
 	if x.typ.DType != y.typ.DType {
-		panic(fail("dot_general", "operand types %v and %v differ: element types must match (no implicit promotion; use Convert)", x.typ, y.typ))
+		panic(fail(opMatMul, "operand types %v and %v differ: element types must match (no implicit promotion; use Convert)", x.typ, y.typ))
 	}
 	xr, yr := x.Rank(), y.Rank()
 	k, k2 := x.typ.Shape[xr-1], y.typ.Shape[yr-2]
 	if k != k2 {
-		panic(fail("dot_general", "matmul of %v and %v: contracting dimensions differ (%d and %d)", x.typ, y.typ, k, k2))
+		panic(fail(opMatMul, "%v times %v: contracting dimensions differ (%d and %d)", x.typ, y.typ, k, k2))
 	}
 	if yr == 2 {
 		// [..., m, k] x [k, n]: contract without batch dimensions; the
@@ -31,7 +32,7 @@ func MatMul(x, y *Tensor) *Tensor {
 	bx, by := x.typ.Shape[:xr-2], y.typ.Shape[:yr-2]
 	batch, err := broadcastShapes(bx, by)
 	if err != nil {
-		panic(fail("dot_general", "matmul of %v and %v: batch dimensions do not broadcast (%v)", x.typ, y.typ, err))
+		panic(fail(opMatMul, "%v times %v: batch dimensions do not broadcast (%v)", x.typ, y.typ, err))
 	}
 	x = broadcastTo(x, append(slices.Clone(batch), x.typ.Shape[xr-2:]...))
 	y = broadcastTo(y, append(slices.Clone(batch), y.typ.Shape[yr-2:]...))

@@ -8,7 +8,8 @@ import "math"
 
 // Relu is max(x, 0).
 func Relu(x *Tensor) *Tensor {
-	checkNotNil("relu", x)
+	defer named(opRelu)
+	checkNotNil(opRelu, x)
 	return Maximum(x, ScalarLike(x, 0))
 }
 
@@ -19,7 +20,8 @@ func Relu(x *Tensor) *Tensor {
 // separate small-argument polynomial), and for large negative x the sum
 // 1 + tanh u no longer cancels to 0 where the true value is merely tiny.
 func GELU(x *Tensor) *Tensor {
-	checkNotNil("gelu", x)
+	defer named(opGELU)
+	checkNotNil(opGELU, x)
 	x3 := Mul(Mul(x, x), x)
 	inner := Mul(ScalarLike(x, 2*math.Sqrt(2/math.Pi)), Add(x, Mul(ScalarLike(x, 0.044715), x3)))
 	return Mul(x, Sigmoid(inner))
@@ -28,7 +30,8 @@ func GELU(x *Tensor) *Tensor {
 // Softmax is exp(x) / sum(exp(x)) along axis, computed as
 // exp(x - max) / sum(exp(x - max)) so that large inputs do not overflow.
 func Softmax(x *Tensor, axis int) *Tensor {
-	checkNotNil("softmax", x)
+	defer named(opSoftmax)
+	checkNotNil(opSoftmax, x)
 	e := Exp(Sub(x, KeepDims(Max, x, axis)))
 	return Div(e, KeepDims(Sum, e, axis))
 }
@@ -36,7 +39,8 @@ func Softmax(x *Tensor, axis int) *Tensor {
 // LogSoftmax is log(Softmax(x, axis)), computed as
 // (x - max) - log(sum(exp(x - max))).
 func LogSoftmax(x *Tensor, axis int) *Tensor {
-	checkNotNil("log_softmax", x)
+	defer named(opLogSoftmax)
+	checkNotNil(opLogSoftmax, x)
 	s := Sub(x, KeepDims(Max, x, axis))
 	return Sub(s, Log(KeepDims(Sum, Exp(s), axis)))
 }
@@ -46,7 +50,8 @@ func LogSoftmax(x *Tensor, axis int) *Tensor {
 // against x, so for axis -1 they have shape [x.Shape()[-1]]):
 // (x - mean) / sqrt(var + eps) · gamma + beta.
 func LayerNorm(x, gamma, beta *Tensor, axis int, eps float64) *Tensor {
-	checkNotNil("layer_norm", x)
+	defer named(opLayerNorm)
+	checkNotNil(opLayerNorm, x)
 	c := Sub(x, KeepDims(Mean, x, axis))
 	v := KeepDims(Mean, Mul(c, c), axis)
 	y := Mul(c, Rsqrt(Add(v, ScalarLike(v, eps))))
@@ -62,7 +67,8 @@ func LayerNorm(x, gamma, beta *Tensor, axis int, eps float64) *Tensor {
 // RMSNorm scales x by the reciprocal root mean square along axis, then by
 // gamma (may be nil): x / sqrt(mean(x²) + eps) · gamma.
 func RMSNorm(x, gamma *Tensor, axis int, eps float64) *Tensor {
-	checkNotNil("rms_norm", x)
+	defer named(opRMSNorm)
+	checkNotNil(opRMSNorm, x)
 	ms := KeepDims(Mean, Mul(x, x), axis)
 	y := Mul(x, Rsqrt(Add(ms, ScalarLike(ms, eps))))
 	if gamma != nil {

@@ -50,37 +50,39 @@ func binaryRegion(name string, op ir.Op, dt ir.DType, loc ir.Loc) *ir.Func {
 }
 
 type reduction struct {
-	name string
+	fn   string // the frontend function, for errors
+	name string // the region's name
 	op   ir.Op
 	init func(dt ir.DType) (*ir.Literal, error)
 }
 
 var (
-	sumReduction  = reduction{"add", ir.OpAdd, func(dt ir.DType) (*ir.Literal, error) { return fullLiteral(ir.Scalar(dt), 0) }}
-	prodReduction = reduction{"multiply", ir.OpMultiply, func(dt ir.DType) (*ir.Literal, error) { return fullLiteral(ir.Scalar(dt), 1) }}
-	maxReduction  = reduction{"maximum", ir.OpMaximum, func(dt ir.DType) (*ir.Literal, error) { return extremeLiteral(dt, false) }}
-	minReduction  = reduction{"minimum", ir.OpMinimum, func(dt ir.DType) (*ir.Literal, error) { return extremeLiteral(dt, true) }}
+	sumReduction  = reduction{opSum, "add", ir.OpAdd, func(dt ir.DType) (*ir.Literal, error) { return fullLiteral(ir.Scalar(dt), 0) }}
+	prodReduction = reduction{opProd, "multiply", ir.OpMultiply, func(dt ir.DType) (*ir.Literal, error) { return fullLiteral(ir.Scalar(dt), 1) }}
+	maxReduction  = reduction{opMax, "maximum", ir.OpMaximum, func(dt ir.DType) (*ir.Literal, error) { return extremeLiteral(dt, false) }}
+	minReduction  = reduction{opMin, "minimum", ir.OpMinimum, func(dt ir.DType) (*ir.Literal, error) { return extremeLiteral(dt, true) }}
 )
 
 // reduceAxes resolves the axes to reduce: all of them when none are given.
-func reduceAxes(x *Tensor, axes []int) []int {
+func reduceAxes(op string, x *Tensor, axes []int) []int {
 	if len(axes) == 0 {
 		return iotaInts(x.Rank())
 	}
-	a := normAxes("reduce", axes, x.Rank())
+	a := normAxes(op, axes, x.Rank())
 	slices.Sort(a)
 	return a
 }
 
 func reduce(k reduction, x *Tensor, axes []int) *Tensor {
-	checkNotNil("reduce", x)
-	dims := reduceAxes(x, axes)
+	defer named(k.fn)
+	checkNotNil(k.fn, x)
+	dims := reduceAxes(k.fn, x, axes)
 	if len(dims) == 0 {
 		return x
 	}
 	lit, err := k.init(x.typ.DType)
 	if err != nil {
-		panic(fail("reduce", "%v", err))
+		panic(fail(k.fn, "%v", err))
 	}
 	init := constantAt(x, lit)
 	body := binaryRegion(k.name, k.op, x.typ.DType, ir.CallerLoc())
@@ -104,9 +106,10 @@ func Min(x *Tensor, axes ...int) *Tensor { return reduce(minReduction, x, axes) 
 // Mean averages over the given axes (all when none). On integers the
 // division truncates.
 func Mean(x *Tensor, axes ...int) *Tensor {
-	checkNotNil("reduce", x)
+	defer named(opMean)
+	checkNotNil(opMean, x)
 	n := 1
-	for _, a := range reduceAxes(x, axes) {
+	for _, a := range reduceAxes(opMean, x, axes) {
 		n *= x.typ.Shape[a]
 	}
 	s := Sum(x, axes...)
@@ -117,10 +120,13 @@ func Mean(x *Tensor, axes ...int) *Tensor {
 // that the result broadcasts against x:
 //
 //	x = Sub(x, KeepDims(Max, x, -1))
+//
+// The reduction's own errors carry its name ("max: ..."): reduce may be
+// any function, so KeepDims does not rename them.
 func KeepDims(reduce func(x *Tensor, axes ...int) *Tensor, x *Tensor, axes ...int) *Tensor {
-	checkNotNil("reduce", x)
+	checkNotNil(opKeepDims, x)
 	shape := x.Shape()
-	for _, a := range reduceAxes(x, axes) {
+	for _, a := range reduceAxes(opKeepDims, x, axes) {
 		shape[a] = 1
 	}
 	return Reshape(reduce(x, axes...), shape...)
@@ -128,22 +134,23 @@ func KeepDims(reduce func(x *Tensor, axes ...int) *Tensor, x *Tensor, axes ...in
 
 // ArgMax is the index (si32) of the largest element along axis; ties go
 // to the smallest index, and NaN counts as largest, as in numpy.
-func ArgMax(x *Tensor, axis int) *Tensor { return argReduce("argmax", x, axis, ir.CmpGT) }
+func ArgMax(x *Tensor, axis int) *Tensor { return argReduce(opArgMax, x, axis, ir.CmpGT) }
 
 // ArgMin is the index (si32) of the smallest element along axis; ties go
 // to the smallest index, and NaN counts as smallest, as in numpy.
-func ArgMin(x *Tensor, axis int) *Tensor { return argReduce("argmin", x, axis, ir.CmpLT) }
+func ArgMin(x *Tensor, axis int) *Tensor { return argReduce(opArgMin, x, axis, ir.CmpLT) }
 
 // argReduce reduces (value, index) pairs with the order "better value,
 // then smaller index". That order is total, so the body is associative and
 // commutative, as reduce requires.
 func argReduce(name string, x *Tensor, axis int, better ir.ComparisonDirection) *Tensor {
+	defer named(name)
 	checkNotNil(name, x)
-	a := normAxis("reduce", axis, x.Rank())
+	a := normAxis(name, axis, x.Rank())
 	dt := x.typ.DType
 	lit, err := extremeLiteral(dt, better == ir.CmpLT)
 	if err != nil {
-		panic(fail("reduce", "%s: %v", name, err))
+		panic(fail(name, "%v", err))
 	}
 	idx := IotaLike(x, ir.S32, x.typ.Shape, a)
 	initV := constantAt(x, lit)

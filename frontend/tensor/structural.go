@@ -142,23 +142,25 @@ func Transpose(x *Tensor, perm ...int) *Tensor {
 
 // ExpandDims inserts a dimension of size 1 at axis (which may be Rank()).
 func ExpandDims(x *Tensor, axis int) *Tensor {
-	checkNotNil("reshape", x)
-	a := normAxis("reshape", axis, x.Rank()+1)
+	defer named(opExpandDims)
+	checkNotNil(opExpandDims, x)
+	a := normAxis(opExpandDims, axis, x.Rank()+1)
 	shape := slices.Insert(x.Shape(), a, 1)
 	return Reshape(x, shape...)
 }
 
 // Squeeze removes the given dimensions of size 1, or all of them.
 func Squeeze(x *Tensor, axes ...int) *Tensor {
-	checkNotNil("reshape", x)
-	drop := normAxes("reshape", axes, x.Rank())
+	defer named(opSqueeze)
+	checkNotNil(opSqueeze, x)
+	drop := normAxes(opSqueeze, axes, x.Rank())
 	var shape []int
 	for i, d := range x.typ.Shape {
 		switch {
 		case len(axes) == 0 && d == 1:
 		case slices.Contains(drop, i):
 			if d != 1 {
-				panic(fail("reshape", "cannot squeeze dimension %d of %v: size is %d, not 1", i, x.typ, d))
+				panic(fail(opSqueeze, "cannot squeeze dimension %d of %v: size is %d, not 1", i, x.typ, d))
 			}
 		default:
 			shape = append(shape, d)
@@ -204,8 +206,9 @@ func clampIndex(i, n int) int {
 // SliceAxis takes x[start:limit] along one axis, everything along the
 // others.
 func SliceAxis(x *Tensor, axis, start, limit int) *Tensor {
-	checkNotNil("slice", x)
-	a := normAxis("slice", axis, x.Rank())
+	defer named(opSliceAxis)
+	checkNotNil(opSliceAxis, x)
+	a := normAxis(opSliceAxis, axis, x.Rank())
 	st, li := make([]int, x.Rank()), x.Shape()
 	st[a], li[a] = clampIndex(start, li[a]), clampIndex(limit, li[a])
 	return Slice(x, st, li, nil)
@@ -247,6 +250,11 @@ func Concat(axis int, ts ...*Tensor) *Tensor {
 // neighbours; nil interior means none.
 func Pad(x, value *Tensor, low, high, interior []int) *Tensor {
 	checkNotNil("pad", x, value)
+	if anyWeak(x, value) {
+		ts := []*Tensor{x, value}
+		matchWeak("pad", ts, nil, false)
+		x, value = ts[0], ts[1]
+	}
 	if interior == nil {
 		interior = make([]int, x.Rank())
 	}

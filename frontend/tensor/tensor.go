@@ -13,18 +13,92 @@ import (
 // does not need to know which it holds. Tensors are immutable.
 type Tensor struct {
 	typ ir.Type
-	buf Buffer    // concrete
-	val *ir.Value // symbolic
-	tr  *Tracer   // symbolic: the trace val belongs to
+	buf Buffer  // concrete
+	sym *symbol // symbolic
+	// meta is nil for the common tensor, uncommitted and not weak. Two
+	// pointers after the type and the buffer keep a Tensor at 64 bytes:
+	// eager dispatch makes one per result.
+	meta *meta
 }
 
-// FromBuffer wraps a device buffer as a concrete tensor.
+// symbol is what a symbolic tensor stands for: a value of a trace.
+type symbol struct {
+	val *ir.Value
+	tr  *Tracer // the trace val belongs to
+}
+
+// meta holds what few tensors have.
+type meta struct {
+	// committed: the tensor was put on its device explicitly (To,
+	// FromBuffer) or computed from such a tensor, so computations run
+	// there; an uncommitted tensor follows the computation (placement.go).
+	committed bool
+	// weak is set for a weakly typed tensor, a Go number's stand-in that
+	// takes the element type of the operand it meets (weak.go), and wlit
+	// is its value when that is known on the host.
+	weak weakKind
+	wlit *ir.Literal
+}
+
+// committedMeta is the meta of every committed tensor that is not weak.
+var committedMeta = &meta{committed: true}
+
+// commitment is the meta of a tensor that is not weak.
+func commitment(committed bool) *meta {
+	if committed {
+		return committedMeta
+	}
+	return nil
+}
+
+func (t *Tensor) weakKind() weakKind {
+	if t.meta == nil {
+		return notWeak
+	}
+	return t.meta.weak
+}
+
+func (t *Tensor) weakLit() *ir.Literal {
+	if t.meta == nil {
+		return nil
+	}
+	return t.meta.wlit
+}
+
+// setWeak makes a fresh tensor weak of kind k (with value l, if known), or
+// not weak for notWeak; its commitment stays.
+func (t *Tensor) setWeak(k weakKind, l *ir.Literal) {
+	if k == notWeak {
+		t.meta = commitment(t.Committed())
+		return
+	}
+	t.meta = &meta{committed: t.Committed(), weak: k, wlit: l}
+}
+
+// weakOnly is t's meta without its commitment.
+func (t *Tensor) weakOnly() *meta {
+	if t.weakKind() == notWeak {
+		return nil
+	}
+	return &meta{weak: t.meta.weak, wlit: t.meta.wlit}
+}
+
+// FromBuffer wraps a device buffer as a concrete tensor committed to the
+// buffer's device (see To): the caller chose the device.
 func FromBuffer(b Buffer) *Tensor {
-	return &Tensor{typ: b.Type(), buf: b}
+	return &Tensor{typ: b.Type(), buf: b, meta: committedMeta}
+}
+
+// FromResult wraps a buffer that a computation made: committed when the
+// computation ran where a committed input was, uncommitted when it ran
+// where its uncommitted inputs happened to be (Placement says which).
+// jit uses it for a compiled function's results.
+func FromResult(b Buffer, committed bool) *Tensor {
+	return &Tensor{typ: b.Type(), buf: b, meta: commitment(committed)}
 }
 
 func symbolic(tr *Tracer, v *ir.Value) *Tensor {
-	return &Tensor{typ: v.Type, val: v, tr: tr}
+	return &Tensor{typ: v.Type, sym: &symbol{val: v, tr: tr}}
 }
 
 // Type returns the tensor's type (element type and shape).
@@ -53,16 +127,48 @@ func (t *Tensor) Device() string {
 	return t.buf.Device().Name()
 }
 
+// Committed reports whether a concrete tensor is committed to its device:
+// placed there explicitly (To, FromBuffer) or computed from a committed
+// tensor. Computations run on the device of their committed operands, and
+// uncommitted operands are copied there; see Placement. A traced tensor
+// is not committed.
+func (t *Tensor) Committed() bool { return t.meta != nil && t.meta.committed }
+
+// Weak reports whether t is a weakly typed scalar: one made by Scalar from
+// a Go int, float64 or complex128 (the types Go gives untyped constants),
+// which takes the element type of the tensor it is combined with.
+func (t *Tensor) Weak() bool { return t.weakKind() != notWeak }
+
+// Freed reports whether a concrete tensor's buffer was released by Free
+// (through this tensor or another one sharing the buffer).
+func (t *Tensor) Freed() bool {
+	if t == nil || t.buf == nil {
+		return false
+	}
+	f, ok := t.buf.(runtime.Freer)
+	return ok && f.Freed()
+}
+
 // Traced reports whether t is symbolic: a value in a function being traced.
 // Op code should not need it; jit and debugging output do.
-func (t *Tensor) Traced() bool { return t.val != nil }
+func (t *Tensor) Traced() bool { return t.sym != nil }
 
 // Value returns the IR value of a traced tensor, nil for a concrete one.
-func (t *Tensor) Value() *ir.Value { return t.val }
+func (t *Tensor) Value() *ir.Value {
+	if t.sym == nil {
+		return nil
+	}
+	return t.sym.val
+}
 
 // Tracer returns the trace that a traced tensor belongs to, nil for a
 // concrete one.
-func (t *Tensor) Tracer() *Tracer { return t.tr }
+func (t *Tensor) Tracer() *Tracer {
+	if t.sym == nil {
+		return nil
+	}
+	return t.sym.tr
+}
 
 // Buffer returns the storage of a concrete tensor, nil for a traced one.
 func (t *Tensor) Buffer() Buffer { return t.buf }
@@ -70,8 +176,8 @@ func (t *Tensor) Buffer() Buffer { return t.buf }
 // key identifies what a tensor refers to, so that a trace capturing the
 // same value or buffer twice makes one parameter.
 func (t *Tensor) key() any {
-	if t.val != nil {
-		return t.val
+	if t.Value() != nil {
+		return t.Value()
 	}
 	return t.buf
 }
@@ -84,7 +190,7 @@ func (t *Tensor) Literal() *ir.Literal {
 		panic(fail("literal", "nil tensor"))
 	}
 	if t.buf == nil {
-		panic(fail("literal", "tensor %v is traced in @%s: it has no values until the traced function runs", t.typ, t.tr.Name()))
+		panic(fail("literal", "tensor %v is traced in @%s: it has no values until the traced function runs", t.typ, t.Tracer().Name()))
 	}
 	l, err := t.buf.Literal()
 	if err != nil {
@@ -147,32 +253,44 @@ func (t *Tensor) Int64s() []int64 { return values[int64](t, "int64s", ir.S64) }
 // Bools returns a copy of an i1 tensor's values in row-major order.
 func (t *Tensor) Bools() []bool { return values[bool](t, "bools", ir.Bool) }
 
-// To returns t on the named device, copying through host memory when it
-// is elsewhere. A traced tensor cannot move: placement inside a traced
-// function is the compiler's business.
+// To returns t on the named device, committed to it, copying through host
+// memory when t is elsewhere (on the same device the result shares t's
+// buffer). A committed tensor decides where computations on it run: an op
+// or a compiled function whose committed operands are on one device runs
+// there and copies its uncommitted operands there, and committed operands
+// on two devices are an error (see Placement). A traced tensor cannot move:
+// placement inside a traced function is the compiler's business.
 func (t *Tensor) To(device string) *Tensor {
 	if t == nil {
 		panic(fail("to", "nil tensor"))
 	}
 	if t.buf == nil {
-		panic(fail("to", "tensor %v is traced in @%s: cannot move a traced tensor to %q", t.typ, t.tr.Name(), device))
+		panic(fail("to", "tensor %v is traced in @%s: cannot move a traced tensor to %q", t.typ, t.Tracer().Name(), device))
 	}
 	d, err := LookupDevice(device)
 	if err != nil {
 		panic(fail("to", "%v", err))
 	}
 	if t.buf.Device() == d {
-		return t
+		if t.meta == committedMeta {
+			return t
+		}
+		return &Tensor{typ: t.typ, buf: t.buf, meta: committedMeta}
 	}
-	l, err := t.buf.Literal()
-	if err != nil {
-		panic(fail("to", "%v", err))
-	}
-	b, err := d.Put(l)
+	b, err := copyBuffer(t.buf, d)
 	if err != nil {
 		panic(fail("to", "%v", err))
 	}
 	return FromBuffer(b)
+}
+
+// copyBuffer copies b to device d through host memory.
+func copyBuffer(b Buffer, d Device) (Buffer, error) {
+	l, err := b.Literal()
+	if err != nil {
+		return nil, err
+	}
+	return d.Put(l)
 }
 
 // String prints a concrete tensor like numpy, after a header with its type

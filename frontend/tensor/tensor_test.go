@@ -2,6 +2,7 @@ package tensor_test
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -370,21 +371,139 @@ func TestDevices(t *testing.T) {
 	RegisterDevice("other", otherDevice{})
 	x := f32([]float32{1, 2}, 2)
 	y := x.To("other")
-	if y.Device() != "other" {
-		t.Fatalf("To: device %q", y.Device())
+	if y.Device() != "other" || !y.Committed() || x.Committed() {
+		t.Fatalf("To: device %q, committed %v (x committed %v)", y.Device(), y.Committed(), x.Committed())
 	}
 	check(t, func() { same(t, Add(y, y).To("host"), Add(x, x)) })
 	if got := Add(y, y).Device(); got != "other" {
 		t.Errorf("eager op ran on %q, want the operands' device", got)
 	}
-	err := Catch(func() { Add(x, y) })
-	if err == nil || !strings.Contains(err.Error(), "operand #0 is on device "+x.Device()+" and operand #1 on device other") {
-		t.Errorf("mixing devices: %v", err)
+	if z := Add(x, x); z.Device() != x.Device() || z.Committed() {
+		t.Errorf("uncommitted operands: result on %s, committed %v", z.Device(), z.Committed())
+	}
+	// An uncommitted operand follows a committed one to its device.
+	var z *Tensor
+	check(t, func() { z = Add(x, y) })
+	if z.Device() != "other" || !z.Committed() {
+		t.Errorf("mixed commitment: result on %s, committed %v", z.Device(), z.Committed())
+	}
+	check(t, func() { same(t, z.To("host"), f32([]float32{2, 4}, 2)) })
+	// Committed operands on two devices are an error naming both.
+	err := Catch(func() { Add(y, x.To("host")) })
+	if err == nil || !regexp.MustCompile(`^tensor_test\.go:\d+: add: operand #0 is committed to device other and operand #1 to device host: copy one to the other's device with To$`).MatchString(err.Error()) {
+		t.Errorf("mixing committed devices: %v", err)
+	}
+	// To the same device commits without copying.
+	if c := x.To(x.Device()); !c.Committed() || c.Buffer() != x.Buffer() {
+		t.Errorf("To its own device: committed %v, same buffer %v", c.Committed(), c.Buffer() == x.Buffer())
 	}
 	err = Catch(func() { x.To("nowhere") })
 	if err == nil || !strings.Contains(err.Error(), `unknown device "nowhere"`) {
 		t.Errorf("unknown device: %v", err)
 	}
+}
+
+// Uncommitted tensors on two devices (made before the default changed)
+// meet on the default device.
+func TestDefaultDevicePlacement(t *testing.T) {
+	old := DefaultDevice().Name()
+	x := f32([]float32{1, 2}, 2)
+	if err := SetDefaultDevice("host"); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := SetDefaultDevice(old); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	h := f32([]float32{10, 20}, 2)
+	var z *Tensor
+	check(t, func() { z = Add(x, h) })
+	if z.Device() != "host" || z.Committed() {
+		t.Errorf("result on %s, committed %v; want host, uncommitted", z.Device(), z.Committed())
+	}
+	check(t, func() { same(t, z, f32([]float32{11, 22}, 2)) })
+	// Run (a whole function) follows the same rule.
+	f, err := jitAdd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Run(f, x.To("cpu:1"), h)
+	if err != nil || out[0].Device() != "cpu:1" || !out[0].Committed() {
+		t.Fatalf("Run: %v, %v", out, err)
+	}
+}
+
+// jitAdd traces x + y over f32[2].
+func jitAdd() (*ir.Func, error) {
+	tr := NewTracer("add2")
+	a := tr.Param(ir.TensorOf(ir.F32, 2), ir.UnknownLoc)
+	b := tr.Param(ir.TensorOf(ir.F32, 2), ir.UnknownLoc)
+	var s *Tensor
+	if err := Catch(func() { s = Add(a, b) }); err != nil {
+		return nil, err
+	}
+	f, _, err := tr.Finish(s)
+	return f, err
+}
+
+// Go numbers take the element type of the tensor they meet.
+func TestWeakScalars(t *testing.T) {
+	check(t, func() {
+		x := f32([]float32{1, 2}, 2)
+		s := Scalar(3.0)
+		if !s.Weak() || s.DType() != ir.F64 || s.Float64s()[0] != 3 || s.Committed() {
+			t.Errorf("Scalar(3.0): weak %v, %v", s.Weak(), s)
+		}
+		if Scalar(float32(3)).Weak() || Scalar(int32(3)).Weak() || Scalar(int64(3)).Weak() {
+			t.Errorf("Scalar of a sized Go type is weak")
+		}
+		same(t, Add(x, Scalar(3.0)), f32([]float32{4, 5}, 2))
+		same(t, Add(Scalar(3.0), x), f32([]float32{4, 5}, 2))
+		same(t, Mul(x, Scalar(2)), f32([]float32{2, 4}, 2))
+		same(t, Pow(x, Scalar(2)), f32([]float32{1, 4}, 2))
+		same(t, Sub(x, Scalar(16777216)), f32([]float32{1 - 16777216, 2 - 16777216}, 2))
+		same(t, Add(x, Scalar(0.1)), f32([]float32{1 + float32(0.1), 2 + float32(0.1)}, 2))
+		same(t, Less(x, Scalar(1.5)), FromSlice([]bool{true, false}))
+		same(t, Where(Less(x, Scalar(1.5)), x, Scalar(0.0)), f32([]float32{1, 0}, 2))
+		same(t, Clamp(x, Scalar(0), Scalar(1.5)), f32([]float32{1, 1.5}, 2))
+		same(t, Pad(x, Scalar(9), []int{1}, []int{0}, nil), f32([]float32{9, 1, 2}, 3))
+		h := FromSlice([]ir.BFloat16{ir.BFloat16FromFloat32(1), ir.BFloat16FromFloat32(2)})
+		same(t, Add(h, Scalar(0.5)), FromSlice([]ir.BFloat16{ir.BFloat16FromFloat32(1.5), ir.BFloat16FromFloat32(2.5)}))
+		f16 := FromSlice([]ir.Float16{ir.Float16FromFloat64(1)})
+		same(t, Add(f16, Scalar(0.5)), FromSlice([]ir.Float16{ir.Float16FromFloat64(1.5)}))
+		i := FromSlice([]int32{1, 2})
+		same(t, Add(i, Scalar(2)), FromSlice([]int32{3, 4}))
+		same(t, Add(FromSlice([]uint8{1}), Scalar(254)), FromSlice([]uint8{255}))
+		same(t, Add(FromSlice([]complex64{1}), Scalar(1i)), FromSlice([]complex64{1 + 1i}))
+		same(t, Add(FromSlice([]float64{1}), Scalar(0.25)), FromSlice([]float64{1.25}))
+
+		// Among themselves weak scalars keep their kind, the widest wins.
+		w := Add(Scalar(1), Scalar(0.5))
+		if !w.Weak() || w.DType() != ir.F64 || w.Float64s()[0] != 1.5 {
+			t.Errorf("1 + 0.5: weak %v, %v", w.Weak(), w)
+		}
+		if n := Mul(Scalar(2), Scalar(3)); !n.Weak() || n.Int64s()[0] != 6 {
+			t.Errorf("2 * 3: weak %v, %v", n.Weak(), n)
+		}
+		if b := Less(Scalar(1), Scalar(2.0)); b.Weak() || !b.Bools()[0] {
+			t.Errorf("1 < 2.0: weak %v, %v", b.Weak(), b)
+		}
+		same(t, Add(x, Neg(Scalar(2.0))), f32([]float32{-1, 0}, 2))
+		// Convert is explicit: it truncates as Convert does, and the
+		// result is an ordinary tensor.
+		if c := Convert(Scalar(2.7), ir.S32); c.Weak() || c.Int32s()[0] != 2 {
+			t.Errorf("Convert(2.7, si32): %v", c)
+		}
+		if c := Convert(Scalar(2.5), ir.F64); c.Weak() {
+			t.Errorf("Convert to its own type stays weak")
+		}
+		// The constant is made where the other operand is.
+		y := Add(x.To("cpu:1"), Scalar(1.0))
+		if y.Device() != "cpu:1" || !y.Committed() {
+			t.Errorf("weak with a committed operand: on %s, committed %v", y.Device(), y.Committed())
+		}
+	})
 }
 
 func TestTraceCapture(t *testing.T) {

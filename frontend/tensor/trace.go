@@ -76,6 +76,16 @@ func (tr *Tracer) Param(t ir.Type, loc ir.Loc) *Tensor {
 	return symbolic(tr, v)
 }
 
+// ParamLike is Param of t's type, weak when t is: a weak tensor (a Go
+// number, see Scalar) passed to a traced function stays weak in the trace,
+// so it still takes the element type of what it meets (with a convert op,
+// since its value is not known when tracing).
+func (tr *Tracer) ParamLike(t *Tensor, loc ir.Loc) *Tensor {
+	p := tr.Param(t.typ, loc)
+	p.setWeak(t.weakKind(), nil)
+	return p
+}
+
 // Finish sets the function's results and ends the trace. Results that are
 // not values of the trace (a concrete tensor, an input returned as is
 // counts as a value) are captured like any operand. It returns the
@@ -114,15 +124,15 @@ func (tr *Tracer) setResults(loc ir.Loc, results []*Tensor) {
 // valueOf returns the value that stands for t in this trace: t's own value,
 // or the parameter that captures it.
 func (tr *Tracer) valueOf(t *Tensor, loc ir.Loc) (*ir.Value, error) {
-	if t.tr == tr {
-		return t.val, nil
+	if t.Tracer() == tr {
+		return t.Value(), nil
 	}
-	if t.tr != nil {
-		if t.tr.done {
-			return nil, fmt.Errorf("tensor %v belongs to trace @%s, which has finished (a traced tensor escaped its function)", t.typ, t.tr.Name())
+	if t.Tracer() != nil {
+		if t.Tracer().done {
+			return nil, fmt.Errorf("tensor %v belongs to trace @%s, which has finished (a traced tensor escaped its function)", t.typ, t.Tracer().Name())
 		}
 		if !tr.region {
-			return nil, fmt.Errorf("tensor %v belongs to trace @%s, but this op records into trace @%s: tensors of two traces cannot be mixed", t.typ, t.tr.Name(), tr.Name())
+			return nil, fmt.Errorf("tensor %v belongs to trace @%s, but this op records into trace @%s: tensors of two traces cannot be mixed", t.typ, t.Tracer().Name(), tr.Name())
 		}
 	}
 	k := t.key()
@@ -144,18 +154,18 @@ func pickTracer(like *Tensor, args []*Tensor) (*Tracer, error) {
 	// consider names the tensor (the reference tensor for i < 0) only when
 	// it fails: this runs on every eager op.
 	consider := func(t *Tensor, i int) error {
-		if t == nil || t.tr == nil {
+		if t == nil || t.Tracer() == nil {
 			return nil
 		}
-		if t.tr.done {
+		if t.Tracer().done {
 			what := "the reference tensor"
 			if i >= 0 {
 				what = fmt.Sprintf("operand #%d", i)
 			}
-			return fmt.Errorf("%s belongs to trace @%s, which has finished (a traced tensor escaped its function)", what, t.tr.Name())
+			return fmt.Errorf("%s belongs to trace @%s, which has finished (a traced tensor escaped its function)", what, t.Tracer().Name())
 		}
-		if best == nil || t.tr.seq > best.seq {
-			best = t.tr
+		if best == nil || t.Tracer().seq > best.seq {
+			best = t.Tracer()
 		}
 		return nil
 	}
@@ -179,9 +189,9 @@ func pickTracer(like *Tensor, args []*Tensor) (*Tracer, error) {
 		return best, nil
 	}
 	for i, a := range args {
-		if a.tr != nil && a.tr != best {
+		if a.Tracer() != nil && a.Tracer() != best {
 			j := firstOf(args, best)
-			return nil, fmt.Errorf("operand #%d belongs to trace @%s and operand #%d to trace @%s: tensors of two traces cannot be mixed", i, a.tr.Name(), j, best.Name())
+			return nil, fmt.Errorf("operand #%d belongs to trace @%s and operand #%d to trace @%s: tensors of two traces cannot be mixed", i, a.Tracer().Name(), j, best.Name())
 		}
 	}
 	return best, nil
@@ -189,7 +199,7 @@ func pickTracer(like *Tensor, args []*Tensor) (*Tracer, error) {
 
 func firstOf(args []*Tensor, tr *Tracer) int {
 	for i, a := range args {
-		if a.tr == tr {
+		if a.Tracer() == tr {
 			return i
 		}
 	}

@@ -633,3 +633,55 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// The compile cache is keyed by the program without its source
+// locations: the same program with its ops on other lines (Stela prints
+// each op's Go line) is a hit; a program that differs elsewhere, in a
+// string that merely looks like a location, is not.
+func TestCompileCacheIgnoresLocations(t *testing.T) {
+	worker, _ := testWorker(t)
+	c, err := loadPlugin(t).NewClient(
+		pjrt.NamedValue{Name: "stela_worker", Value: worker},
+		pjrt.NamedValue{Name: "stela_cache_dir", Value: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Destroy()
+	log := t.TempDir() + "/worker.log"
+	t.Setenv("FAKE_LOG", log)
+	runs := func() int {
+		b, _ := os.ReadFile(log)
+		return strings.Count(string(b), "\n")
+	}
+	// The fake worker compiles the text as C; the MLIR lives in comments
+	// (a # line in a comment is no preprocessor directive).
+	program := func(loc1, loc2, str string) string {
+		return strings.Replace(addOneC, "/* module @add_one */", fmt.Sprintf(`/* module @add_one_%s {
+  %%0 = stablehlo.add %%arg0, %%arg0 : tensor<4xf32>  loc(#loc1)
+  %%1 = stablehlo.custom_call @x(%%0) {backend_config = "%s"} : (tensor<4xf32>) -> tensor<4xf32> loc(%s)
+} loc(#loc)
+#loc = loc(unknown)
+#loc1 = loc(%s)
+*/`, nonce(), str, loc2, loc1), 1)
+	}
+	p := program(`"a.go":10:0`, `fused["b.go":3:0, "a.go":11:0]`, "loc(1)")
+	for i, tc := range []struct {
+		text string
+		runs int
+	}{
+		{p, 1},
+		{p, 1}, // the same text
+		{strings.NewReplacer("a.go", "c.go", ":10:", ":99:").Replace(p), 1},         // other lines
+		{strings.NewReplacer(`"b.go":3:0, `, "", "  loc(#loc1)", "").Replace(p), 1}, // fewer locations
+		{strings.Replace(p, `"loc(1)"`, `"loc(2)"`, 1), 2},                          // a string differs
+	} {
+		exe, err := c.Compile(tc.text, nil)
+		if err != nil {
+			t.Fatalf("program %d: %v", i, err)
+		}
+		exe.Destroy()
+		if got := runs(); got != tc.runs {
+			t.Errorf("program %d: the worker has run %d times, want %d", i, got, tc.runs)
+		}
+	}
+}

@@ -126,7 +126,7 @@ func (p *planner) region(r *stablehlo.Region, what string, params, want []ttype,
 			}
 			ins[i] = v
 		}
-		ctx := op.Name + " in @" + fn
+		ctx := op.Name + " in @" + fn + opLoc(op)
 		if isCheckOp(op) {
 			return nil, &UnsupportedError{What: "check op inside the region of " + what, Context: ctx}
 		}

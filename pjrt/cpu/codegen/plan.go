@@ -340,7 +340,7 @@ func (p *planner) inline(f *stablehlo.Func, args []*tval, stack []string) ([]*tv
 			}
 			ins[i] = v
 		}
-		ctx := op.Name + " in @" + f.Name
+		ctx := op.Name + " in @" + f.Name + opLoc(op)
 		switch op.Name {
 		case "func.return", "return":
 			return ins, nil
@@ -798,12 +798,12 @@ func scanOps(m *stablehlo.Module, f *stablehlo.Func, seen map[string]bool) error
 					switch strings.TrimSuffix(name, "_const") {
 					case "check.expect_eq", "check.expect_almost_eq", "check.expect_close":
 					default:
-						return &UnsupportedError{What: name, Context: "in @" + f.Name}
+						return &UnsupportedError{What: name, Context: "in @" + f.Name + opLoc(op)}
 					}
 				default:
 					short, ok := strings.CutPrefix(name, "stablehlo.")
 					if (!ok || !knownOp(short)) && !extKnown(name) {
-						return &UnsupportedError{What: name, Context: "in @" + f.Name}
+						return &UnsupportedError{What: name, Context: "in @" + f.Name + opLoc(op)}
 					}
 				}
 				for _, sub := range op.Regions {
@@ -1219,10 +1219,10 @@ func checkScalarBlock(blk *stablehlo.Block, args, res []elemKind) error {
 		}
 		out, err := scalar(op.Results[0].Type)
 		if err != nil {
-			return inContext(op.Name, err)
+			return inContext(op.Name+opLoc(op), err)
 		}
 		if err := checkScalarOp(op, in, out); err != nil {
-			return inContext(op.Name, err)
+			return inContext(op.Name+opLoc(op), err)
 		}
 		kinds[op.Results[0]] = out
 	}

@@ -482,7 +482,7 @@ func (b *fb) region(blk *stablehlo.Block, args []value.Value) ([]value.Value, er
 		} else {
 			v, err = b.elementwise(op.Name, op.Attr, in, t.elem, vals)
 			if err != nil {
-				return nil, inContext(op.Name, err)
+				return nil, inContext(op.Name+opLoc(op), err)
 			}
 		}
 		env[op.Results[0]] = v

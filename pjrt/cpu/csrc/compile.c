@@ -376,12 +376,94 @@ static void hash_field(stela_sha256* h, const void* p, size_t n) {
   stela_sha256_update(h, p, n);
 }
 
-/* The cache key: a hash of (program text, serialized compile options, the
-   worker's identity, the CPU features). The identity is the create option
-   stela_worker_id when given (Stela passes the worker's Go build ID, which
-   is the same for every build of the same sources, so `go run` and test
-   binaries, rebuilt into new paths each time, still hit the cache); else
-   the worker's path, size and modification time. */
+static bool is_name_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+         ch == '.' || ch == '$' || ch == '-' || ch == '#' || ch == '%' || ch == '@';
+}
+
+/* The index just past the string literal that starts at s[i] ('"'). */
+static size_t skip_string(const char* s, size_t n, size_t i) {
+  for (i++; i < n && s[i] != '"'; i++)
+    if (s[i] == '\\') i++;
+  return i < n ? i + 1 : n;
+}
+
+/* The index just past the parenthesized group that starts at s[i] ('('),
+   string literals inside it included. */
+static size_t skip_group(const char* s, size_t n, size_t i) {
+  int depth = 0;
+  while (i < n) {
+    char ch = s[i];
+    if (ch == '"') {
+      i = skip_string(s, n, i);
+      continue;
+    }
+    i++;
+    if (ch == '(') depth++;
+    if (ch == ')' && --depth == 0) return i;
+  }
+  return n;
+}
+
+/* Whether the line at s (n bytes to the end of the text) defines a
+   location alias: `#name = loc(...)`. */
+static bool is_loc_alias(const char* s, size_t n) {
+  size_t i = 1;
+  while (i < n && is_name_char(s[i])) i++;
+  while (i < n && s[i] == ' ') i++;
+  if (i >= n || s[i] != '=') return false;
+  for (i++; i < n && s[i] == ' '; i++) {
+  }
+  return n - i >= 4 && memcmp(s + i, "loc(", 4) == 0;
+}
+
+/* The program text without its source locations: every loc(...) outside
+   string literals goes, with the blanks before it, and so does every
+   location alias line (`#loc3 = loc("model.go":42:0)`). Stela prints each
+   op's Go line into the program it compiles, so that errors name it; the
+   cache key is computed over this form, so that the same program written
+   on another line is found in the cache. Sets *out_n; NULL when out of
+   memory. */
+static char* strip_locations(const char* s, size_t n, size_t* out_n) {
+  char* out = malloc(n + 1);
+  if (out == NULL) return NULL;
+  size_t o = 0, i = 0;
+  bool line_start = true;
+  while (i < n) {
+    char ch = s[i];
+    if (line_start && ch == '#' && is_loc_alias(s + i, n - i)) {
+      while (i < n && s[i] != '\n') i++;
+      if (i < n) i++;
+      continue;
+    }
+    line_start = false;
+    if (ch == '"') {
+      size_t e = skip_string(s, n, i);
+      memcpy(out + o, s + i, e - i);
+      o += e - i;
+      i = e;
+      continue;
+    }
+    if (ch == 'l' && n - i >= 4 && memcmp(s + i, "loc(", 4) == 0 && (i == 0 || !is_name_char(s[i - 1]))) {
+      while (o > 0 && (out[o - 1] == ' ' || out[o - 1] == '\t')) o--;
+      i = skip_group(s, n, i + 3);
+      continue;
+    }
+    out[o++] = ch;
+    line_start = ch == '\n';
+    i++;
+  }
+  *out_n = o;
+  return out;
+}
+
+/* The cache key: a hash of (program text without its locations, serialized
+   compile options, the worker's identity, the CPU features). The identity
+   is the create option stela_worker_id when given (Stela passes the
+   worker's Go build ID, which is the same for every build of the same
+   sources, so `go run` and test binaries, rebuilt into new paths each
+   time, still hit the cache); else the worker's path, size and
+   modification time. */
 static PJRT_Error* cache_key(const char* worker, const char* worker_id, const char* code, size_t code_size,
                              const char* opts, size_t opts_size, char key[65]) {
   struct stat st;
@@ -392,11 +474,15 @@ static PJRT_Error* cache_key(const char* worker, const char* worker_id, const ch
   char meta[128];
   int n = snprintf(meta, sizeof(meta), "%lld %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
                    (long)st.st_mtim.tv_nsec);
+  size_t program_size;
+  char* program = strip_locations(code, code_size, &program_size);
+  if (program == NULL) return stela_oom();
   stela_sha256 h;
   stela_sha256_init(&h);
   static const char version[] = "stela-cpu-compile-cache-v1";
   hash_field(&h, version, sizeof(version) - 1);
-  hash_field(&h, code, code_size);
+  hash_field(&h, program, program_size);
+  free(program);
   hash_field(&h, opts, opts_size);
   if (worker_id != NULL && worker_id[0] != '\0') {
     static const char tag[] = "build-id";
