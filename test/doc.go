@@ -1,5 +1,7 @@
 // Package test holds Stela's black-box, cross-package tests: golden dumps of
-// the built-in examples at every stage, and (as they land) end-to-end tests
-// of errors at call sites, lowering, op semantics and whole-pipeline fuzzing.
+// the built-in examples at every stage (golden), StableHLO files that check
+// themselves (check), Stela against XLA's CPU compiler (xla), the benchmark
+// harness (bench), and the documentation's Go blocks run as an outside
+// module would run them (docs).
 // Unit tests live beside their packages.
 package test
