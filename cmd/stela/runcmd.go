@@ -36,7 +36,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	example := fs.String("example", "", "run the built-in example `NAME` instead of a file, and compare with the reference evaluator")
 	pipeline := fs.String("pipeline", "", "with --example: run this `PIPELINE` before lowering (e.g. default)")
 	noCompare := fs.Bool("no-compare", false, "with --example: skip the comparison with the reference evaluator")
-	progressMode := fs.String("progress", "auto", "print each stage and its time to stderr: `auto` (when stderr is a terminal), on or off")
+	progressMode := fs.String("progress", "auto", "print each stage and its time to stderr: `auto|on|off` (auto: when stderr is a terminal)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "an argument as a `FILE.npy` (repeat, in parameter order)")
 	pos, err := parseArgs(fs, argv)
