@@ -274,3 +274,24 @@ func TestRsqrtSpecial(t *testing.T) {
 		}
 	}
 }
+
+// TestRsqrtHelpers: the neighbours across a binade boundary and the tie
+// rule, which the exact test never needs (m²·x = 1 has no solution) but
+// keeps.
+func TestRsqrtHelpers(t *testing.T) {
+	if up, down := rsqrtNeighbours(1, 23); up != 1+0x1p-23 || down != 1-0x1p-24 {
+		t.Errorf("f32 neighbours of 1: %v, %v", up, down)
+	}
+	if up, down := rsqrtNeighbours(1.5, 52); up != 1.5+0x1p-52 || down != 1.5-0x1p-52 {
+		t.Errorf("f64 neighbours of 1.5: %v, %v", up, down)
+	}
+	if e := evenOf(1, 1+0x1p-23, 23); e != 1 {
+		t.Errorf("even of 1 and its f32 successor: %v", e)
+	}
+	if e := evenOf(1+0x1p-23, 1+0x1p-22, 23); e != 1+0x1p-22 {
+		t.Errorf("even of 1+2^-23 and 1+2^-22: %v", e)
+	}
+	if e := evenOf(0.75-0x1p-11, 0.75, 10); e != 0.75 {
+		t.Errorf("f16: even of 0.75-2^-11 and 0.75: %v", e)
+	}
+}
