@@ -21,9 +21,11 @@ import (
 // wide result again gives the correctly rounded narrow result (Figueroa,
 // "When is double rounding innocuous?", SIGNUM 1995). float64 has 53 bits;
 // f32 needs 2·24+2 = 50, f16 2·11+2 = 24, bf16 2·8+2 = 18. remainder is
-// exact in any format. The transcendental functions are not correctly
-// rounded by Go's math package either; their results are within an ulp or
-// so, and tests compare them with LiteralsClose.
+// exact in any format. rsqrt is computed correctly rounded in the type
+// itself (eval_rsqrt.go), where 1/sqrt(x) would round twice. The
+// transcendental functions are not correctly rounded by Go's math package
+// either; their results are within an ulp or so, and tests compare them
+// with LiteralsClose.
 
 // elemTraits holds the op table's traits. The evaluation functions consult
 // it instead of Op.Info because opTable refers to them, and a reference
@@ -198,7 +200,7 @@ func evalUnary(in *Instr, args []*Literal) ([]*Literal, error) {
 		case OpImag:
 			out = Zeros(TensorOf(d, shape...))
 		default:
-			f := floatUnary(op)
+			f := floatUnary(op, d)
 			if f == nil {
 				return nil, errNoKernel(op, d)
 			}
@@ -304,7 +306,9 @@ func unsignedUnary(op Op, d DType) func(uint64) uint64 {
 	return nil // the caller reports the missing kernel
 }
 
-func floatUnary(op Op) func(float64) float64 {
+// floatUnary is the kernel of op on float values of type d (widened to
+// float64; the caller rounds the results to d).
+func floatUnary(op Op, d DType) func(float64) float64 {
 	switch op {
 	case OpAbs:
 		return math.Abs
@@ -330,7 +334,9 @@ func floatUnary(op Op) func(float64) float64 {
 	case OpSqrt:
 		return math.Sqrt
 	case OpRsqrt:
-		return func(x float64) float64 { return 1 / math.Sqrt(x) }
+		// Correctly rounded in d itself (eval_rsqrt.go), so that the
+		// caller's rounding to d is exact.
+		return func(x float64) float64 { return rsqrtRounded(d, x) }
 	case OpCbrt:
 		return math.Cbrt
 	case OpTanh:
@@ -382,6 +388,7 @@ func complexUnary(op Op) func(complex128) complex128 {
 	case OpSqrt:
 		return cmplx.Sqrt
 	case OpRsqrt:
+		// Complex numbers have no IEEE 754 rSqrt: 1/√z, rounded twice.
 		return func(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }
 	case OpCbrt:
 		return complexCbrt

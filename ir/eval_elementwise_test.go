@@ -280,7 +280,10 @@ var ewCases = []ewCase{
 	ewWithULP(ewUn("complex", OpSqrt, ewComplex, []any{-4 + 0i, 3 + 4i, 0i}, []any{2i, 2 + 1i, 0i}), 1),
 
 	// rsqrt
-	ewWithULP(ewUn("floats", OpRsqrt, ewFloats, []any{4.0, 0.25, 2.0, 0.0, ewNegZ, -1.0, ewInf, ewNaN}, []any{0.5, 2.0, 1 / math.Sqrt2, ewInf, ewNegInf, ewNaN, 0.0, ewNaN}), 1),
+	// Correctly rounded (eval_rsqrt_test.go tests it thoroughly): 1/sqrt(1.5)
+	// is 0.8164965809277261, an ulp above.
+	ewUn("floats", OpRsqrt, ewFloats, []any{4.0, 0.25, 2.0, 0.0, ewNegZ, -1.0, ewInf, ewNaN}, []any{0.5, 2.0, math.Sqrt2 / 2, ewInf, ewNegInf, ewNaN, 0.0, ewNaN}),
+	ewUn("f64", OpRsqrt, []DType{F64}, []any{1.5, 3.0}, []any{0.816496580927726, 0.5773502691896257}),
 	ewWithULP(ewUn("complex", OpRsqrt, ewComplex, []any{4 + 0i, -4 + 0i}, []any{0.5 + 0i, -0.5i}), 1),
 
 	// cbrt

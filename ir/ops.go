@@ -238,7 +238,7 @@ var opTable = [numOps]OpInfo{
 	OpLog1p:            unary("log_plus_one", "log(1 + x), accurate near 0", flt),
 	OpLogistic:         unary("logistic", "1 / (1 + e^-x)", flt),
 	OpSqrt:             unary("sqrt", "square root", flt),
-	OpRsqrt:            unary("rsqrt", "1 / sqrt(x)", flt),
+	OpRsqrt:            unary("rsqrt", "x^(-1/2) rounded once to nearest even (IEEE 754 rSqrt); complex: 1 / sqrt(z)", flt),
 	OpCbrt:             unary("cbrt", "cube root", flt),
 	OpTanh:             unary("tanh", "hyperbolic tangent", flt),
 	OpSine:             unary("sine", "sin(x)", flt),

@@ -57,7 +57,7 @@ func Log1p(x *Tensor) *Tensor { return unary(ir.OpLog1p, x) }
 // Sqrt is the square root.
 func Sqrt(x *Tensor) *Tensor { return unary(ir.OpSqrt, x) }
 
-// Rsqrt is 1/sqrt(x).
+// Rsqrt is x^(-1/2), rounded once (IEEE 754 rSqrt; 1/sqrt(x) for complex x).
 func Rsqrt(x *Tensor) *Tensor { return unary(ir.OpRsqrt, x) }
 
 // Tanh is the hyperbolic tangent.

@@ -142,7 +142,16 @@ func moveCases(d ir.DType) []*tcase {
 }
 
 // sumCase is a float or complex contraction or reduction: it compares
-// within sumTerms·u·Σ|terms|; integers and i1 stay exact.
+// within sumTerms·u·Σ|terms|; integers and i1 stay exact. The spec leaves
+// a float sum's order open ("The order of reductions is
+// implementation-defined ... What this means for numeric precision is
+// implementation-defined", reduce; dot_general and convolution are reduces
+// of products), so the bound is one that holds for any order: a sum of n
+// terms, each rounded, in any order, is within (n-1)·u·Σ|terms| of the
+// exact sum (Higham, Accuracy and Stability of Numerical Algorithms, §4.2),
+// products add one rounding each, and both sides' errors count. The order
+// of XLA's sums may differ between processors (its matmul blocking follows
+// the caches); the bound does not depend on it.
 func sumCase(name string, op ir.Op, d ir.DType, terms int, in []*ir.Literal, build func(b *fb, p []*ir.Value) []*ir.Value) *tcase {
 	c := structCase(name, op, d, in, build)
 	c.sumTerms = terms

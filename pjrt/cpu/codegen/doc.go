@@ -50,6 +50,17 @@
 //
 //   - +, -, ×, ÷, sqrt, remainder, min/max, rounding, converts and
 //     compares are correctly rounded or exact: bit-identical to ir.Eval;
+//   - rsqrt on f16, bf16, f32 and f64 is correctly rounded (IEEE 754
+//     rSqrt, x^(-1/2) rounded once), bit-identical to ir.Eval, in
+//     straight-line vectorizing code (rsqrt.go): f16 and bf16 as 1/sqrt(x)
+//     in double, rounded once (proved safe: no such x^(-1/2) lies within
+//     2^-37 of a midpoint); f32 as the f32 1/sqrt(x) and its neighbour
+//     towards x^(-1/2), chosen by signs computed exactly with double
+//     fused multiply-adds (exhaustive test); f64 as 1/sqrt(x) and its
+//     neighbour, chosen by the exact sign of m²·x - 1 at their midpoint m,
+//     an error-free expansion of fused multiply-adds and Two-Sums
+//     (Shewchuk's Scale-Expansion and Grow-Expansion); complex rsqrt is
+//     1/sqrt(z) (no IEEE operation to round to), as in ir.Eval;
 //   - exp, log, tanh and logistic (f32 and f64) and expm1, log1p and
 //     erf (f32) are inline polynomial approximations without calls or
 //     branches, so loops over them vectorize, their polynomials evaluated
@@ -61,7 +72,7 @@
 //     f64 expm1, log1p, erf (libm) call glibc and do not vectorize:
 //     measured f32 within 1 ULP, f64 within 2 ULP (beyond that only where
 //     Go's math is the inaccurate side: sin/cos/tan of huge arguments,
-//     pow near underflow); rsqrt is 1/sqrt(x);
+//     pow near underflow);
 //   - convolution: f32/f64 layers with at least 4 output features and
 //     window elements per group are im2col tiles (copied in parallel on
 //     the runtime's pool) times the runtime's sgemm/dgemm (sums in the
@@ -72,7 +83,7 @@
 //     them: they differ only where a kernel element is Inf or NaN);
 //     reduce_window folds each window sequentially in row-major order with
 //     padding as the init value, bit-identical to ir.Eval;
-//   - f16 and bf16: +, -, ×, ÷, sqrt, remainder, min/max, roundings,
+//   - f16 and bf16: +, -, ×, ÷, sqrt, rsqrt, remainder, min/max, roundings,
 //     compares and every convert (f64 and 64-bit integers round to f16/bf16
 //     once, through round-to-odd) are bit-identical to ir.Eval; the
 //     transcendental functions are glibc's (or mathfn.go's) f32 result

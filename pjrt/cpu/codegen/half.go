@@ -249,6 +249,9 @@ func (b *fb) halfUnary(name string, k elemKind, x value.Value) (value.Value, err
 		return x, nil // the same bits, as the evaluator's copy
 	case "imag":
 		return c16(0), nil
+	case "rsqrt":
+		// In double and rounded once: correctly rounded (rsqrt.go).
+		return b.f64ToHalf(k, b.rsqrtViaF64(b.cur.NewFPExt(b.halfToF32(k, x), types.Double))), nil
 	}
 	r, err := b.unary(name, kF32, b.halfToF32(k, x))
 	if err != nil {

@@ -134,7 +134,7 @@ func (b *fb) unary(name string, k elemKind, x value.Value) (value.Value, error) 
 	case "sqrt":
 		return b.intrinsic1("sqrt", k, x), nil
 	case "rsqrt":
-		return c.NewFDiv(fconst(k, 1), b.intrinsic1("sqrt", k, x)), nil
+		return b.rsqrt(k, x), nil // correctly rounded (rsqrt.go)
 	case "cbrt":
 		return b.libm1("cbrt", k, x), nil
 	case "tanh":

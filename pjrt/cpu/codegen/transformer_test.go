@@ -112,7 +112,7 @@ func transformerArgs(r *rand.Rand, f *ir.Func) []*ir.Literal {
 
 // TestTransformerBlock compiles a small two-layer transformer and compares
 // it with the reference evaluator (relative tolerance: dot products sum
-// in f32 here, in f64 there, and exp/tanh/rsqrt are within 2 ULP).
+// in f32 here, in f64 there, and exp/tanh are within 2 ULP).
 func TestTransformerBlock(t *testing.T) {
 	f := buildTransformer(t, transformerConfig{S: 8, D: 32, H: 4, F: 64, Layers: 2})
 	args := transformerArgs(rand.New(rand.NewPCG(1, 2)), f)
