@@ -250,10 +250,11 @@ func Help(name string) string {
 			f := v.typ.Field(i)
 			rows = append(rows, row{f.Tag.Get("word"), f.Tag.Get("help")})
 		}
+		sort.Slice(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
+		// "all" comes last, after the topics it turns on: it sorts first.
 		if v.all {
 			rows = append(rows, row{allWord, "every topic above"})
 		}
-		sort.Slice(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s: %s; comma-separated words:\n", v.name, v.doc)
 		for _, r := range rows {

@@ -85,6 +85,15 @@ func TestHelpListsEveryWord(t *testing.T) {
 	}
 }
 
+// TestHelpAllComesLast: STELA_LOG=help lists "all" ("every topic above")
+// after the topics, though it sorts before them.
+func TestHelpAllComesLast(t *testing.T) {
+	lines := strings.Split(strings.TrimSuffix(env.Help(env.LogVar), "\n"), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "  all ") || !strings.HasSuffix(last, " every topic above") {
+		t.Errorf("STELA_LOG=help's last line is %q, want the all line:\n%s", last, strings.Join(lines, "\n"))
+	}
+}
+
 func TestParsedOnce(t *testing.T) {
 	envtest.Setenv(t, "STELA_DEBUG", "verify")
 	if !env.Debug().Verify || env.Err() != nil {
