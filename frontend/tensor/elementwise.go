@@ -100,9 +100,6 @@ func binary(op ir.Op, x, y *Tensor) *Tensor {
 // computed on the host (or, their values unknown, on their common kind).
 func weakBinary(op ir.Op, attr any, x, y *Tensor) *Tensor {
 	name := op.String()
-	if op == ir.OpCompare {
-		name = "compare"
-	}
 	ts := []*Tensor{x, y}
 	k, lits := matchWeak(name, ts, nil, true)
 	if lits != nil {
