@@ -149,7 +149,7 @@ func poolAttr(op string, x *Tensor, window, strides [2]int, pad Padding) ir.Redu
 func reduceWindow(k reduction, x *Tensor, a ir.ReduceWindowAttr) *Tensor {
 	lit, err := k.init(x.typ.DType)
 	if err != nil {
-		panic(fail(k.name, "%v", err))
+		panic(fail(ir.OpReduceWindow.String(), "%v", err))
 	}
 	init := constantAt(x, lit)
 	body := binaryRegion(k.name, k.op, x.typ.DType, ir.CallerLoc())

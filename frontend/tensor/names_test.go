@@ -14,6 +14,7 @@ func TestErrorsNameTheFunctionCalled(t *testing.T) {
 	x := f32([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
 	i := FromSlice([]int32{1, 2, 3})
 	x4 := Reshape(x, 1, 2, 3, 1)
+	c4 := FromSlice(make([]complex64, 4), 1, 2, 2, 1)
 	cases := []func(){
 		func() { Softmax(i, 0) },                                    // want `^names_test.go:\d+: softmax: exponential: element type si32 is not supported`
 		func() { Softmax(x, 4) },                                    // want `^names_test.go:\d+: softmax: axis 4 is out of range for rank 2$`
@@ -33,6 +34,7 @@ func TestErrorsNameTheFunctionCalled(t *testing.T) {
 		func() { Conv2D(x4, Convert(x4, ir.F64), Conv2DOptions{}) }, // want `^names_test.go:\d+: conv2d: operand types f32\[1,2,3,1\] and f64\[1,2,3,1\] differ`
 		func() { MaxPool2D(x, [2]int{2, 2}, [2]int{}, Valid) },      // want `^names_test.go:\d+: max_pool2d: pooling needs an NHWC input \(rank 4\), got f32\[2,3\]$`
 		func() { AvgPool2D(Convert(x4, ir.Bool), [2]int{1, 1}, [2]int{}, Valid) }, // want `^names_test.go:\d+: avg_pool2d: divide: element type i1 is not supported`
+		func() { MaxPool2D(c4, [2]int{1, 1}, [2]int{}, Valid) },                   // want `^names_test.go:\d+: max_pool2d: reduce_window: element type c64 has no order$`
 		func() { Take(x, x, 0) },           // want `^names_test.go:\d+: take: indices are f32\[2,3\], want an integer element type$`
 		func() { ScatterAdd(x, i, x, 0) },  // want `^names_test.go:\d+: scatter_add: updates f32\[2,3\] for operand f32\[2,3\] and indices si32\[3\] along axis 0: want shape \[3 3\]$`
 		func() { ExpandDims(x, 5) },        // want `^names_test.go:\d+: expand_dims: axis 5 is out of range for rank 3$`
