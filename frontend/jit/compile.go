@@ -510,7 +510,7 @@ func (e *entry) place(a callArgs, captured []*tensor.Tensor) error {
 		if i < n {
 			return a.names[i]
 		}
-		return fmt.Sprintf("captured tensor #%d (%v)", i-n, captured[i-n].Type())
+		return capturedName(i-n, captured[i-n])
 	})
 	if err != nil {
 		return err
@@ -522,16 +522,21 @@ func (e *entry) place(a callArgs, captured []*tensor.Tensor) error {
 			continue
 		}
 		if t.Freed() {
-			return fmt.Errorf("captured tensor #%d (%v) was freed", i, t.Type())
+			return fmt.Errorf("%s was freed", capturedName(i, t))
 		}
-		moved, err := tensor.MoveTo([]*tensor.Tensor{t}, dev)
+		moved, err := tensor.MoveTo([]*tensor.Tensor{t}, dev, func(int) string { return capturedName(i, t) })
 		if err != nil {
-			return fmt.Errorf("captured tensor #%d (%v): %v", i, t.Type(), err)
+			return err
 		}
 		e.copies[i] = moved[0]
 		jitStats.copies.Add(1)
 	}
 	return nil
+}
+
+// capturedName describes the captured tensor t, the i-th, in errors.
+func capturedName(i int, t *tensor.Tensor) string {
+	return fmt.Sprintf("captured tensor #%d (%v)", i, t.Type())
 }
 
 // run executes the entry on concrete tensors and reassembles fn's results.
@@ -544,7 +549,7 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 	}
 	// An uncommitted argument elsewhere follows the computation; a
 	// committed one is on dev (it is part of the signature).
-	moved, err := tensor.MoveTo(a.tensors, e.dev)
+	moved, err := tensor.MoveTo(a.tensors, e.dev, func(i int) string { return a.names[i] })
 	if err != nil {
 		return nil, err
 	}
@@ -561,7 +566,7 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 			if cp := e.copies[i]; cp != nil {
 				cp.Free()
 			}
-			return nil, fmt.Errorf("captured tensor #%d (%v) was freed", i, t.Type())
+			return nil, fmt.Errorf("%s was freed", capturedName(i, t))
 		}
 		if cp := e.copies[i]; cp != nil {
 			bufs = append(bufs, cp.Buffer())

@@ -231,11 +231,12 @@ func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 		}
 		bufs[i] = a.buf
 	}
-	dev, committed, err := Placement(args, func(i int) string { return fmt.Sprintf("argument #%d", i) })
+	name := func(i int) string { return fmt.Sprintf("argument #%d", i) }
+	dev, committed, err := Placement(args, name)
 	if err != nil {
 		return nil, fmt.Errorf("run @%s: %v", f.Name, err)
 	}
-	moved, err := MoveTo(args, dev)
+	moved, err := MoveTo(args, dev, name)
 	if err != nil {
 		return nil, fmt.Errorf("run @%s: %v", f.Name, err)
 	}

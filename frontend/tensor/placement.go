@@ -63,8 +63,9 @@ func Placement(ts []*Tensor, name func(i int) string) (dev Device, committed boo
 }
 
 // MoveTo returns ts with each tensor that is not on dev replaced by an
-// uncommitted copy on dev (ts itself when none moves).
-func MoveTo(ts []*Tensor, dev Device) ([]*Tensor, error) {
+// uncommitted copy on dev (ts itself when none moves). name(i) describes
+// ts[i] for the error of a copy that fails, as for Placement.
+func MoveTo(ts []*Tensor, dev Device, name func(i int) string) ([]*Tensor, error) {
 	out, copied := ts, false
 	for i, t := range ts {
 		if t.buf.Device() == dev {
@@ -72,7 +73,7 @@ func MoveTo(ts []*Tensor, dev Device) ([]*Tensor, error) {
 		}
 		b, err := copyBuffer(t.buf, dev)
 		if err != nil {
-			return nil, fmt.Errorf("copying operand #%d from %s to %s: %w", i, t.buf.Device().Name(), dev.Name(), err)
+			return nil, fmt.Errorf("copying %s from %s to %s: %w", name(i), t.buf.Device().Name(), dev.Name(), err)
 		}
 		if !copied {
 			out, copied = append([]*Tensor(nil), ts...), true
@@ -104,10 +105,11 @@ func eagerPlace(like *Tensor, args []*Tensor) (Device, bool, []*Tensor, error) {
 }
 
 func eagerPlaceMixed(args []*Tensor) (Device, bool, []*Tensor, error) {
-	dev, committed, err := Placement(args, func(i int) string { return fmt.Sprintf("operand #%d", i) })
+	name := func(i int) string { return fmt.Sprintf("operand #%d", i) }
+	dev, committed, err := Placement(args, name)
 	if err != nil {
 		return nil, false, nil, err
 	}
-	moved, err := MoveTo(args, dev)
+	moved, err := MoveTo(args, dev, name)
 	return dev, committed, moved, err
 }

@@ -1,6 +1,8 @@
 package tensor_test
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -400,6 +402,22 @@ func TestDevices(t *testing.T) {
 	err = Catch(func() { x.To("nowhere") })
 	if err == nil || !strings.Contains(err.Error(), `unknown device "nowhere"`) {
 		t.Errorf("unknown device: %v", err)
+	}
+}
+
+// fullDevice is a device with no room: every Put fails.
+type fullDevice struct{ otherDevice }
+
+func (fullDevice) Name() string                    { return "full" }
+func (fullDevice) Put(*ir.Literal) (Buffer, error) { return nil, errors.New("out of memory") }
+
+// A copy that MoveTo cannot make names the tensor as its caller calls it.
+func TestMoveToNamesTheTensor(t *testing.T) {
+	x, y := f32([]float32{1, 2}, 2), f32([]float32{3}, 1)
+	_, err := MoveTo([]*Tensor{x, y}, fullDevice{}, func(i int) string { return fmt.Sprintf("weight #%d", i) })
+	want := "copying weight #0 from " + x.Device() + " to full: out of memory"
+	if err == nil || err.Error() != want {
+		t.Errorf("MoveTo: %v, want %s", err, want)
 	}
 }
 
