@@ -218,7 +218,6 @@ func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 	if len(args) != len(f.Params) {
 		return nil, fmt.Errorf("run @%s: %d arguments, want %d", f.Name, len(args), len(f.Params))
 	}
-	bufs := make([]Buffer, len(args))
 	for i, a := range args {
 		if a == nil {
 			return nil, fmt.Errorf("run @%s: argument #%d is nil", f.Name, i)
@@ -229,7 +228,6 @@ func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 		if !a.typ.Equal(f.Params[i].Type) {
 			return nil, fmt.Errorf("run @%s: argument #%d has type %v, want %v", f.Name, i, a.typ, f.Params[i].Type)
 		}
-		bufs[i] = a.buf
 	}
 	name := func(i int) string { return fmt.Sprintf("argument #%d", i) }
 	dev, committed, err := Placement(args, name)
@@ -240,6 +238,7 @@ func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run @%s: %v", f.Name, err)
 	}
+	bufs := make([]Buffer, len(moved))
 	for i, a := range moved {
 		bufs[i] = a.buf
 	}
