@@ -181,12 +181,8 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 	python := fs.String("python", "", "with --torch: the `PYTHON` that has torch (default: the first python3 on PATH that can import it)")
 	torchThreads := fs.Int("torch-threads", 0, "with --torch: PyTorch's thread count `N` (default: the Stela CPU plugin's, so both use the same cores)")
 	torchDevice := fs.String("torch-device", "", "with --torch: PyTorch's device, `cpu|cuda` (default: cuda when --device is cuda, else cpu)")
-	pos, err := parseArgs(fs, argv)
-	if err != nil {
+	if err := noArgs(fs, argv); err != nil {
 		return err
-	}
-	if len(pos) != 0 {
-		return usagef("want no arguments, got %q", pos)
 	}
 	if *runs < 1 {
 		return usagef("--runs %d: want at least 1", *runs)

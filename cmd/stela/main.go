@@ -372,6 +372,18 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	}
 }
 
+// noArgs parses flags for a command that takes no positional argument.
+func noArgs(fs *flagSet, args []string) error {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("want no arguments, got %q", pos)
+	}
+	return nil
+}
+
 // oneFile parses flags and returns the single positional file argument.
 func oneFile(fs *flagSet, args []string) (string, error) {
 	pos, err := parseArgs(fs, args)

@@ -55,12 +55,8 @@ func mark(b bool) string {
 func runOps(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("ops")
 	md := fs.Bool("markdown", false, "print docs/ops.md (the generated IR reference)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) != 0 {
-		return usagef("want no arguments, got %q", pos)
 	}
 	if *md {
 		_, err := io.WriteString(stdout, opsMarkdown())

@@ -74,12 +74,8 @@ func runOpt(args []string, stdout, stderr io.Writer) error {
 // default pipeline.
 func runPasses(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("passes")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) != 0 {
-		return usagef("want no arguments, got %q", pos)
 	}
 	for _, p := range passes.All() {
 		fmt.Fprintf(stdout, "%-14s %s\n", p.Name, p.Doc)

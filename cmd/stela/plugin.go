@@ -47,12 +47,8 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("devices")
 	plugin := fs.String("plugin", "", "list the devices of this PJRT plugin, by `NAME|PATH` (cpu: the Stela CPU plugin)")
 	n := fs.Int("devices", 0, "with the Stela CPU plugin: make `N` virtual devices")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) != 0 {
-		return usagef("want no arguments, got %q", pos)
 	}
 	if *plugin == "" && *n == 0 {
 		return listPlatforms(stdout)
