@@ -25,7 +25,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	pipeline := fs.String("pipeline", "", "run this `PIPELINE` first: comma-separated pass names (stela passes lists them), or default")
 	eachPass := fs.Bool("after-each-pass", false, "print the IR after every pass of --pipeline (default: the default pipeline) as a diff against the stage before")
 	outDir := fs.String("out", "", "with --after-each-pass: also write every stage (NN.pass.sir) and its diff (NN.pass.diff) to this `DIR`")
-	if err := fs.Parse(args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	if *name == "" {
