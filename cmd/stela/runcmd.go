@@ -263,7 +263,7 @@ func progressWriter(mode string, stderr io.Writer, terminal func(io.Writer) bool
 		}
 		return nil, nil
 	}
-	return nil, fmt.Errorf("--progress %q: want auto, on or off", mode)
+	return nil, usagef("--progress %q: want auto, on or off", mode)
 }
 
 // isTerminal reports whether w is a file open on a terminal.
