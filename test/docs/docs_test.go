@@ -50,6 +50,13 @@ type block struct {
 
 var fence = regexp.MustCompile("^(\\s*)(```+)(.*)$")
 
+// declStart is a line that begins a top-level declaration of a fragment
+// (assemble), and notName a character a program's directory name avoids.
+var (
+	declStart = regexp.MustCompile(`^(func |type |var \(|const \(|import )`)
+	notName   = regexp.MustCompile(`[^A-Za-z0-9_]`)
+)
+
 // parseBlocks returns the fenced blocks of a markdown document, with each
 // go block's following output block attached.
 func parseBlocks(t *testing.T, path string) []*block {
@@ -143,7 +150,7 @@ const marker = "\x00stela-doc-block "
 func buildPrograms(t *testing.T, doc string, blocks []*block) []*program {
 	var progs []*program
 	base := strings.TrimSuffix(strings.ReplaceAll(doc, string(filepath.Separator), "_"), ".md")
-	base = strings.ToLower(regexp.MustCompile(`[^A-Za-z0-9_]`).ReplaceAllString(base, "_"))
+	base = strings.ToLower(notName.ReplaceAllString(base, "_"))
 	var notebook []*block
 	for _, b := range blocks {
 		if isFile(b.code) {
@@ -190,7 +197,7 @@ func assemble(blocks []*block) (string, error) {
 		inDecl, inImport := false, false
 		for i, l := range lines {
 			pos := fmt.Sprintf("/*line %s:%d:1*/", filepath.ToSlash(b.doc), b.line+i)
-			starts := regexp.MustCompile(`^(func |type |var \(|const \(|import )`).MatchString(l)
+			starts := declStart.MatchString(l)
 			switch {
 			case inImport: // imports come from the table
 				inImport = l != ")"
