@@ -1,6 +1,7 @@
 package stablehlo
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"math"
@@ -63,11 +64,7 @@ func (p *parser) lineOf(pos int) int {
 		p.lineAt, p.lineNo = 0, 1
 	}
 	pos = min(pos, len(p.src))
-	for _, c := range p.src[p.lineAt:pos] {
-		if c == '\n' {
-			p.lineNo++
-		}
-	}
+	p.lineNo += bytes.Count(p.src[p.lineAt:pos], []byte{'\n'})
 	p.lineAt = pos
 	return p.lineNo
 }
@@ -89,18 +86,9 @@ func (locRef) isLoc()           {}
 func (l locRef) String() string { return l.name }
 
 func (p *parser) failAt(pos int, format string, args ...any) {
-	line, col := 1, 1
-	if pos > len(p.src) {
-		pos = len(p.src)
-	}
-	for i := 0; i < pos; i++ {
-		if p.src[i] == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
+	pos = min(pos, len(p.src))
+	line := p.lineOf(pos)
+	col := pos - bytes.LastIndexByte(p.src[:pos], '\n') // 1-based: the bytes since the newline, plus one
 	panic(&ParseError{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
 }
 
