@@ -105,7 +105,7 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*
 	rs, found, err := runtime.RunOp(dev, key, bufs, ir.Loc{}, rsArr[:0])
 	if err == nil && !found {
 		var f *ir.Func
-		if f, err = oneOpFunc(ir.CallerLoc(), op, args, attr); err == nil {
+		if f, err = oneOpFunc(ir.CallerLoc(), op, typesOf(args), attr); err == nil {
 			// A copy: what an interface method is given escapes, and key
 			// should stay on the stack on the path that hits the cache.
 			if err = r.AddOp(slices.Clone(key), f); err == nil {
@@ -125,12 +125,13 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*
 	return dst
 }
 
-// oneOpFunc is op as a function of its operands, one parameter each.
-func oneOpFunc(loc ir.Loc, op ir.Op, args []*Tensor, attr any) (*ir.Func, error) {
+// oneOpFunc is op as a function of its operands, one parameter of each
+// type in order.
+func oneOpFunc(loc ir.Loc, op ir.Op, types []ir.Type, attr any) (*ir.Func, error) {
 	f := ir.NewFunc(op.String())
-	vals := make([]*ir.Value, len(args))
-	for i, a := range args {
-		vals[i] = f.AddParam(a.typ, loc)
+	vals := make([]*ir.Value, len(types))
+	for i, t := range types {
+		vals[i] = f.AddParam(t, loc)
 	}
 	outs, err := f.Emit(loc, op, vals, attr)
 	if err != nil {

@@ -274,16 +274,14 @@ func intFits(n int64, dt ir.DType) bool {
 // comparison's i1).
 func foldWeak(op ir.Op, attr any, lits []*ir.Literal) *Tensor {
 	loc := ir.CallerLoc()
-	f := ir.NewFunc(op.String())
-	vals := make([]*ir.Value, len(lits))
+	types := make([]ir.Type, len(lits))
 	for i, l := range lits {
-		vals[i] = f.AddParam(l.Type, loc)
+		types[i] = l.Type
 	}
-	outs, err := f.Emit(loc, op, vals, attr)
+	f, err := oneOpFunc(loc, op, types, attr)
 	if err != nil {
 		panic(located(err, loc, op.String()))
 	}
-	f.Return(outs...)
 	rs, err := ir.Eval(f, lits...)
 	if err != nil {
 		panic(located(err, loc, op.String()))
