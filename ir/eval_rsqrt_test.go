@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	mbits "math/bits"
@@ -51,12 +52,7 @@ func (k *rsqrtCheck) cmpMid(a, b, x float64) int {
 		default:
 			plo = 1 << shift
 		}
-		switch {
-		case hi != phi:
-			return cmpU(hi, phi)
-		default:
-			return cmpU(lo, plo)
-		}
+		return cmp.Or(cmp.Compare(hi, phi), cmp.Compare(lo, plo))
 	}
 	k.a.SetUint64(m)
 	k.a.Mul(&k.a, &k.a)
@@ -65,16 +61,6 @@ func (k *rsqrtCheck) cmpMid(a, b, x float64) int {
 	k.b.SetUint64(1)
 	k.b.Lsh(&k.b, uint(shift))
 	return k.a.Cmp(&k.b)
-}
-
-func cmpU(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ok reports whether r is the correctly rounded rsqrt of x in d.
