@@ -20,7 +20,7 @@ type rsqrtCheck struct {
 	a, b big.Int // scratch for products that do not fit in 128 bits
 }
 
-// split returns v = n·2^e with n odd (v > 0 finite).
+// rsqrtSplit returns v = n·2^e with n odd (v > 0 finite).
 func rsqrtSplit(v float64) (n uint64, e int) {
 	f, exp := math.Frexp(v)
 	n = uint64(math.Ldexp(f, 53))
