@@ -96,13 +96,20 @@ func TestRsqrtBoundCoversAnyCPU(t *testing.T) {
 		}
 		return es
 	}
+	cases := map[string]*tcase{}
+	for _, c := range elementwiseCases() {
+		cases[c.name] = c
+	}
 	for _, d := range []ir.DType{ir.F16, ir.BF16, ir.F32, ir.F64, ir.C64, ir.C128} {
 		name := "rsqrt/" + d.String()
-		in := vec(rng(name), d, nUnary)
-		want, err := ir.Eval(rsqrtFunc(d), in)
-		if err != nil {
+		c := cases[name]
+		if c == nil {
+			t.Fatalf("no case %s among elementwiseCases", name)
+		}
+		if err := c.prepare(); err != nil {
 			t.Fatal(err)
 		}
+		in, want := c.in[0], c.want
 		limit := rsqrtssErr
 		if d.ComplexPart() == ir.F64 {
 			limit = rsqrt14Err
@@ -120,7 +127,7 @@ func TestRsqrtBoundCoversAnyCPU(t *testing.T) {
 				for _, e1 := range errs(limit) {
 					for _, e2 := range errs(limit) {
 						g := ir.FromComplex128(d, xlaRsqrtComplex(z, part, e1, e2))
-						_, u := floatClose(&tcase{}, d, w, g, bound, nil, 0, i)
+						_, u := floatClose(c, d, w, g, bound, nil, 0, i)
 						worst = max(worst, u)
 					}
 				}
@@ -150,15 +157,4 @@ func TestRsqrtBoundCoversAnyCPU(t *testing.T) {
 			t.Errorf("%s: XLA's rsqrt with a conforming estimate can be %d ulp from Stela's, beyond the bound %d", name, worst, bound)
 		}
 	}
-}
-
-// rsqrtFunc is rsqrt on the rsqrt case's operand.
-func rsqrtFunc(d ir.DType) *ir.Func {
-	f := ir.NewFunc("rsqrt", ir.TensorOf(d, nUnary))
-	r, err := f.Emit1(ir.UnknownLoc, ir.OpRsqrt, f.Params, nil)
-	if err != nil {
-		panic(err)
-	}
-	f.Return(r)
-	return f
 }
