@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	mbits "math/bits"
@@ -871,42 +872,42 @@ func evalCompare(in *Instr, args []*Literal) ([]*Literal, error) {
 	if a.Direction > CmpLT {
 		return nil, fmt.Errorf("invalid comparison direction %d", a.Direction)
 	}
-	// cmp gives -1, 0, +1, or 2 for unordered (a NaN under FLOAT).
-	var cmp func(i int) int
+	// order gives -1, 0, +1, or 2 for unordered (a NaN under FLOAT).
+	var order func(i int) int
 	switch {
 	case ct == CmpSigned:
 		p, q := x.Int64s(), y.Int64s()
-		cmp = func(i int) int { return cmp3(p[i], q[i]) }
+		order = func(i int) int { return cmp.Compare(p[i], q[i]) }
 	case ct == CmpUnsigned:
 		p, q := x.Uint64s(), y.Uint64s()
-		cmp = func(i int) int { return cmp3(p[i], q[i]) }
+		order = func(i int) int { return cmp.Compare(p[i], q[i]) }
 	case ct == CmpTotalOrder:
-		cmp = func(i int) int {
-			return cmp3(totalOrderKey(d, x.Elem(i)), totalOrderKey(d, y.Elem(i)))
+		order = func(i int) int {
+			return cmp.Compare(totalOrderKey(d, x.Elem(i)), totalOrderKey(d, y.Elem(i)))
 		}
 	case d.IsComplex():
 		p, q := x.Complex128s(), y.Complex128s()
-		cmp = func(i int) int {
+		order = func(i int) int {
 			if complexHasNaN(p[i]) || complexHasNaN(q[i]) {
 				return 2
 			}
-			if r := cmp3(real(p[i]), real(q[i])); r != 0 {
+			if r := cmp.Compare(real(p[i]), real(q[i])); r != 0 {
 				return r
 			}
-			return cmp3(imag(p[i]), imag(q[i]))
+			return cmp.Compare(imag(p[i]), imag(q[i]))
 		}
 	default: // FLOAT on a real float type
 		p, q := x.Float64s(), y.Float64s()
-		cmp = func(i int) int {
+		order = func(i int) int {
 			if p[i] != p[i] || q[i] != q[i] {
 				return 2
 			}
-			return cmp3(p[i], q[i]) // -0 == +0
+			return cmp.Compare(p[i], q[i]) // -0 == +0
 		}
 	}
 	res := make([]bool, x.Len())
 	for i := range res {
-		c := cmp(i)
+		c := order(i)
 		switch a.Direction {
 		case CmpEQ:
 			res[i] = c == 0
@@ -923,16 +924,6 @@ func evalCompare(in *Instr, args []*Literal) ([]*Literal, error) {
 		}
 	}
 	return oneResult(in, LiteralFromBools(TensorOf(Bool, append([]int{}, x.Type.Shape...)...), res))
-}
-
-func cmp3[T int64 | uint64 | float64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // compareType resolves NOTYPE to the element type's default and checks the

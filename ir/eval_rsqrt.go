@@ -59,13 +59,13 @@ func rsqrtRounded(d DType, x float64) float64 {
 		return 0
 	}
 	y := 1 / math.Sqrt(x)
-	c := roundToDType(d, y)
 	if d != F64 {
 		lo, hi := y-y*0x1p-50, y+y*0x1p-50
 		if r := roundToDType(d, lo); r == roundToDType(d, hi) {
 			return r
 		}
 	}
+	c := roundToDType(d, y)
 	_, mant := dtypeFloatFormat(d)
 	bx := new(big.Float).SetPrec(rsqrtPrec).SetFloat64(x)
 	// cmp is the sign of m²·x - 1 for the midpoint m = (a+b)/2.

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	mbits "math/bits"
@@ -19,7 +20,7 @@ type rsqrtCheck struct {
 	a, b big.Int // scratch for products that do not fit in 128 bits
 }
 
-// split returns v = n·2^e with n odd (v > 0 finite).
+// rsqrtSplit returns v = n·2^e with n odd (v > 0 finite).
 func rsqrtSplit(v float64) (n uint64, e int) {
 	f, exp := math.Frexp(v)
 	n = uint64(math.Ldexp(f, 53))
@@ -51,12 +52,7 @@ func (k *rsqrtCheck) cmpMid(a, b, x float64) int {
 		default:
 			plo = 1 << shift
 		}
-		switch {
-		case hi != phi:
-			return cmpU(hi, phi)
-		default:
-			return cmpU(lo, plo)
-		}
+		return cmp.Or(cmp.Compare(hi, phi), cmp.Compare(lo, plo))
 	}
 	k.a.SetUint64(m)
 	k.a.Mul(&k.a, &k.a)
@@ -65,16 +61,6 @@ func (k *rsqrtCheck) cmpMid(a, b, x float64) int {
 	k.b.SetUint64(1)
 	k.b.Lsh(&k.b, uint(shift))
 	return k.a.Cmp(&k.b)
-}
-
-func cmpU(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ok reports whether r is the correctly rounded rsqrt of x in d.
@@ -293,5 +279,30 @@ func TestRsqrtHelpers(t *testing.T) {
 	}
 	if e := evenOf(0.75-0x1p-11, 0.75, 10); e != 0.75 {
 		t.Errorf("f16: even of 0.75-2^-11 and 0.75: %v", e)
+	}
+}
+
+// BenchmarkRsqrtRounded: the evaluator's rsqrt kernel on 4096 values of
+// [1, 1001) per type (f16, bf16 and f32 mostly take the fast path, f64
+// always the exact test); ns/elem per value.
+func BenchmarkRsqrtRounded(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	xs := make([]float64, 4096)
+	for i := range xs {
+		xs[i] = 1 + 1000*rng.Float64()
+	}
+	for _, d := range []DType{F16, BF16, F32, F64} {
+		ds := make([]float64, len(xs))
+		for i, x := range xs {
+			ds[i] = roundToDType(d, x)
+		}
+		b.Run(d.String(), func(b *testing.B) {
+			for b.Loop() {
+				for _, x := range ds {
+					rsqrtRounded(d, x)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ds)), "ns/elem")
+		})
 	}
 }

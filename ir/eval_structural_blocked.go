@@ -67,7 +67,10 @@ func sxPack[T any](l *Literal, read func(*Literal, int) T, outer, mid, inner []i
 
 // sxParallel calls fn(i) for i in [0, n) on up to GOMAXPROCS goroutines.
 // Which goroutine runs which i varies; fn must only write what belongs to
-// its i.
+// its i. A panic in fn stops the other calls from starting and is raised
+// again in the caller's goroutine once they have returned, so that the
+// rule's sxGuard reports it as it reports a panic of the sequential loop
+// (a panic left in a worker goroutine would end the process).
 func sxParallel(n int, fn func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
@@ -78,8 +81,16 @@ func sxParallel(n int, fn func(i int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var once sync.Once
+	var failure any
 	for range workers {
 		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					once.Do(func() { failure = r })
+					next.Store(int64(n))
+				}
+			}()
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= n {
@@ -90,6 +101,9 @@ func sxParallel(n int, fn func(i int)) {
 		})
 	}
 	wg.Wait()
+	if failure != nil {
+		panic(failure)
+	}
 }
 
 // sxStoreAll writes the sums vals (in the result's row-major order) into

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -370,4 +372,24 @@ func BenchmarkEvalConvolution(b *testing.B) {
 		OutputBatchDim: 0, OutputFeatureDim: 3, OutputSpatialDims: []int{1, 2},
 		Padding: [][2]int{{1, 1}, {1, 1}}, FeatureGroupCount: 1, BatchGroupCount: 1}
 	b.Run("nhwc-8x14x14x16-3x3x32", func(b *testing.B) { sxBenchContraction(b, OpConvolution, nhwc, f32(8, 14, 14, 16), f32(3, 3, 16, 32)) })
+}
+
+// TestSxParallelPanicReachesGuard: a panic in a worker of the parallel
+// loop becomes the rule's internal error, as one in the sequential loop
+// does, instead of ending the process.
+func TestSxParallelPanicReachesGuard(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	run := func() (err error) {
+		defer sxGuard(&err)
+		sxParallel(1000, func(i int) {
+			if i == 17 {
+				panic("kernel bug")
+			}
+		})
+		return nil
+	}
+	err := run()
+	if err == nil || !strings.Contains(err.Error(), "internal error in the reference evaluator: kernel bug") {
+		t.Fatalf("error %v, want the internal error naming the panic", err)
+	}
 }

@@ -93,7 +93,8 @@ const sameOnEveryCPU = "XLA's code for it is the same on Intel and AMD (see same
 
 // ulpBounds: op → operand element type → bound, with the reason. Stela's
 // values are ir.Eval's: Go's math in float64, rounded once to the type
-// (correctly rounded where Go is: rsqrt; otherwise within an ulp or so).
+// (within an ulp or so of the exact value), but for rsqrt, which ir.Eval
+// rounds correctly itself (ir/eval_rsqrt.go).
 // Complex results compare normwise (see floatClose). Contractions and sums
 // are not here: they compare within sumTerms·u·Σ|terms| (see tcase).
 var ulpBounds = map[ir.Op]ulpRule{

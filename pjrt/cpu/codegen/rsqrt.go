@@ -3,6 +3,7 @@ package codegen
 import (
 	"math"
 
+	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -93,22 +94,17 @@ func (b *fb) rsqrtF32(x value.Value) value.Value {
 		c := b.cur
 		x := a[0]
 		d := func(v float64) value.Value { return fconst(kF64, v) }
-		fmaF := b.e.decl("llvm.fma.f64", types.Double, types.Double, types.Double, types.Double)
-		fma := func(p, q, r value.Value) value.Value { return b.call(fmaF, p, q, r) }
 		y := c.NewFDiv(fconst(kF32, 1), b.intrinsic1("sqrt", kF32, x))
 		x64 := c.NewFPExt(x, types.Double)
 		y64 := c.NewFPExt(y, types.Double)
 		// z > y when y²·x < 1; y² is exact in double.
-		up := c.NewFCmp(enum.FPredOLT, fma(c.NewFMul(y64, y64), x64, d(-1)), d(0))
-		y2 := c.NewBitCast(c.NewAdd(c.NewBitCast(y, types.I32), c.NewSelect(up, c32(1), c32(-1))), types.Float)
+		up := c.NewFCmp(enum.FPredOLT, b.fma64(c.NewFMul(y64, y64), x64, d(-1)), d(0))
+		y2 := b.rsqrtNeighbour(kF32, y, up)
 		// The midpoint m and m² are exact in double; fma rounds m²·x - 1
 		// once, which keeps its sign.
 		m := c.NewFMul(c.NewFAdd(y64, c.NewFPExt(y2, types.Double)), d(0.5))
-		s := fma(c.NewFMul(m, m), x64, d(-1))
-		beyond := c.NewSelect(up, c.NewFCmp(enum.FPredOLT, s, d(0)), c.NewFCmp(enum.FPredOGT, s, d(0)))
-		r := c.NewSelect(beyond, y2, y)
-		finite := c.NewAnd(c.NewFCmp(enum.FPredOGT, x, fconst(kF32, 0)), c.NewFCmp(enum.FPredOLT, x, fconst(kF32, math.Inf(1))))
-		return c.NewSelect(finite, r, y)
+		s := b.fma64(c.NewFMul(m, m), x64, d(-1))
+		return b.rsqrtChoose(kF32, x, y, y2, up, s)
 	})
 	return b.call(f, x)
 }
@@ -125,8 +121,7 @@ func (b *fb) rsqrtF64(x value.Value) value.Value {
 		c := b.cur
 		x := a[0]
 		d := func(v float64) value.Value { return fconst(kF64, v) }
-		fmaF := b.e.decl("llvm.fma.f64", types.Double, types.Double, types.Double, types.Double)
-		fma := func(p, q, r value.Value) value.Value { return b.call(fmaF, p, q, r) }
+		fma := b.fma64
 		twoSum := func(p, q value.Value) (s, e value.Value) {
 			s = c.NewFAdd(p, q)
 			bv := c.NewFSub(s, p)
@@ -140,7 +135,7 @@ func (b *fb) rsqrtF64(x value.Value) value.Value {
 		// The side of y that z is on.
 		rho := fma(y, cl, fma(y, C, d(-1)))
 		up := c.NewFCmp(enum.FPredOLT, rho, d(0))
-		y2 := c.NewBitCast(c.NewAdd(c.NewBitCast(y, types.I64), c.NewSelect(up, i64(1), i64(-1))), types.Double)
+		y2 := b.rsqrtNeighbour(kF64, y, up)
 		half := c.NewFMul(c.NewFSub(y2, y), d(0.5)) // δ
 		// Scale-Expansion of [cl, C] by y2.
 		E := c.NewFMul(y2, cl)
@@ -161,11 +156,38 @@ func (b *fb) rsqrtF64(x value.Value) value.Value {
 		for _, j := range []value.Value{j2, j3, j4, j5} {
 			top = c.NewSelect(c.NewFCmp(enum.FPredUNE, j, d(0)), j, top)
 		}
-		// Beyond the midpoint: m²·x - 1 has the sign opposite to δ's.
-		beyond := c.NewSelect(up, c.NewFCmp(enum.FPredOLT, top, d(0)), c.NewFCmp(enum.FPredOGT, top, d(0)))
-		r := c.NewSelect(beyond, y2, y)
-		finite := c.NewAnd(c.NewFCmp(enum.FPredOGT, x, d(0)), c.NewFCmp(enum.FPredOLT, x, d(math.Inf(1))))
-		return c.NewSelect(finite, r, y)
+		return b.rsqrtChoose(kF64, x, y, y2, up, top)
 	})
 	return b.call(f, x)
+}
+
+// fma64 is the double p·q + r rounded once: llvm.fma, not fmath.fma's
+// llvm.fmuladd, which LLVM may split into a multiply and an add; the
+// exact signs above rely on the single rounding.
+func (b *fb) fma64(p, q, r value.Value) value.Value {
+	return b.call(b.e.decl("llvm.fma.f64", types.Double, types.Double, types.Double, types.Double), p, q, r)
+}
+
+// rsqrtNeighbour is y's neighbour y' in its type (f32 or f64) on z's
+// side: the next value up when up is true, else the next one down. For a
+// positive finite x, y is positive and finite, so its bits step by one;
+// for other x rsqrtChoose keeps y.
+func (b *fb) rsqrtNeighbour(k elemKind, y, up value.Value) value.Value {
+	c := b.cur
+	it := k.intOfSameWidth()
+	return c.NewBitCast(c.NewAdd(c.NewBitCast(y, it), c.NewSelect(up, constant.NewInt(it, 1), constant.NewInt(it, -1))), k.reg())
+}
+
+// rsqrtChoose is the result of kind k for x: y2 (rsqrtNeighbour's y')
+// where z lies beyond the midpoint m of y and y2, that is where s, a
+// double with the sign of m²·x - 1, has the sign opposite to y2 - y's
+// (up: y2 > y); else y. Special operands (x not positive and finite)
+// take 1/sqrt(x), y, itself.
+func (b *fb) rsqrtChoose(k elemKind, x, y, y2, up, s value.Value) value.Value {
+	c := b.cur
+	zero := fconst(kF64, 0)
+	beyond := c.NewSelect(up, c.NewFCmp(enum.FPredOLT, s, zero), c.NewFCmp(enum.FPredOGT, s, zero))
+	r := c.NewSelect(beyond, y2, y)
+	finite := c.NewAnd(c.NewFCmp(enum.FPredOGT, x, fconst(k, 0)), c.NewFCmp(enum.FPredOLT, x, fconst(k, math.Inf(1))))
+	return c.NewSelect(finite, r, y)
 }

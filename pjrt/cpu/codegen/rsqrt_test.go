@@ -142,11 +142,9 @@ func TestRsqrtF64(t *testing.T) {
 // test says the same on every x86-64 machine; opt's optimized module must
 // call the vector forms of llvm.sqrt and llvm.fma.
 func TestRsqrtVectorized(t *testing.T) {
-	dis, err := exec.LookPath("llvm-dis")
-	if err != nil {
-		if dis, err = exec.LookPath("llvm-dis-14"); err != nil {
-			t.Skip("no llvm-dis")
-		}
+	dis := lookTool("llvm-dis", "llvm-dis-14")
+	if dis == "" {
+		t.Skip("no llvm-dis")
 	}
 	for _, tc := range []struct {
 		name, src string

@@ -20,10 +20,7 @@ import (
 // use in this IR, and avx512_fp16 would let LLVM do half-precision
 // arithmetic natively, where the code generator keeps f16 as bits and
 // computes in f32 (half.go), as the reference evaluator does.
-var cpuFeatures = []struct {
-	llvm, cpuinfo string
-	host          *bool
-}{
+var cpuFeatures = []cpuFeature{
 	{"sse3", "pni", &cpu.X86.HasSSE3}, {"ssse3", "ssse3", &cpu.X86.HasSSSE3},
 	{"sse4.1", "sse4_1", &cpu.X86.HasSSE41}, {"sse4.2", "sse4_2", &cpu.X86.HasSSE42},
 	{"popcnt", "popcnt", &cpu.X86.HasPOPCNT}, {"avx", "avx", &cpu.X86.HasAVX},
@@ -37,6 +34,12 @@ var cpuFeatures = []struct {
 	{"avx512vpopcntdq", "avx512_vpopcntdq", &cpu.X86.HasAVX512VPOPCNTDQ},
 }
 
+// cpuFeature is an entry of cpuFeatures.
+type cpuFeature struct {
+	llvm, cpuinfo string
+	host          *bool
+}
+
 // HostCPU returns opt's and llc's -mcpu and -mattr for this machine. LLVM 14 does not
 // know the processors of the project's machines (`llc --version` prints
 // `Host CPU: (unknown)`), so -mcpu=native would give plain x86-64 without
@@ -47,7 +50,7 @@ func HostCPU() (mcpu, mattr string) {
 	if runtime.GOARCH != "amd64" {
 		return "generic", ""
 	}
-	return target(func(i int) bool { return *cpuFeatures[i].host })
+	return target(func(f cpuFeature) bool { return *f.host })
 }
 
 // CPUTarget is HostCPU for the x86-64 processor whose /proc/cpuinfo
@@ -57,15 +60,15 @@ func CPUTarget(flags []string) (mcpu, mattr string) {
 	for _, f := range flags {
 		set[f] = true
 	}
-	return target(func(i int) bool { return set[cpuFeatures[i].cpuinfo] })
+	return target(func(f cpuFeature) bool { return set[f.cpuinfo] })
 }
 
 // target derives -mcpu and -mattr from which of cpuFeatures are present.
-func target(present func(i int) bool) (mcpu, mattr string) {
+func target(present func(cpuFeature) bool) (mcpu, mattr string) {
 	var attrs []string
 	has := map[string]bool{}
-	for i, f := range cpuFeatures {
-		if present(i) {
+	for _, f := range cpuFeatures {
+		if present(f) {
 			attrs = append(attrs, "+"+f.llvm)
 			has[f.llvm] = true
 		}

@@ -92,6 +92,8 @@ declare double @llvm.fma.f64(double, double, double)
 	}
 }
 
+// lookTool is the path of the first of names on PATH, or "" (Debian's
+// LLVM 14 tools may carry only the -14 suffix).
 func lookTool(names ...string) string {
 	for _, n := range names {
 		if p, err := exec.LookPath(n); err == nil {
