@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	goruntime "runtime"
@@ -184,7 +185,13 @@ type Error struct {
 	Op    string // the op or pass the message concerns; may be empty
 	Msg   string
 	Notes []Note
+	// Err is the error the message wraps (Errorf's %w), for errors.Is and
+	// errors.As: a *pjrt.Error's code, a *passes.PassError; may be nil.
+	Err error
 }
+
+// Unwrap returns the wrapped error, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Note is a secondary location attached to an Error.
 type Note struct {
@@ -207,9 +214,19 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Errorf builds a located error for an op.
+// Errorf builds a located error for an op. As with fmt.Errorf, a %w verb
+// wraps its operand: the error's Unwrap returns it (several %w: all of
+// them, through errors.Join).
 func Errorf(loc Loc, op, format string, args ...any) *Error {
-	return &Error{Loc: loc, Op: op, Msg: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	e := &Error{Loc: loc, Op: op, Msg: err.Error()}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		e.Err = u.Unwrap()
+	case interface{ Unwrap() []error }:
+		e.Err = errors.Join(u.Unwrap()...)
+	}
+	return e
 }
 
 // ErrorList is a list of located errors; it implements error.

@@ -235,7 +235,7 @@ func locateCompileError(f *ir.Func, err error) error {
 	if best == nil {
 		return err
 	}
-	return ir.Errorf(best.Loc, best.Op.String(), "%s", msg)
+	return ir.Errorf(best.Loc, best.Op.String(), "%w", err)
 }
 
 // StableHLO lowers f to StableHLO text without locations: the form

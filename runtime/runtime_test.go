@@ -172,6 +172,11 @@ func TestCompileErrorsAtTheOp(t *testing.T) {
 		!strings.Contains(err.Error(), `unsupported: stablehlo.custom_call @stela.nope (in @main at "/src/model.go":42:0)`) {
 		t.Errorf("got %v, want an error at model.go:42 naming the location", err)
 	}
+	// Located, the plugin's error keeps its type and code.
+	var pe *pjrt.Error
+	if !errors.As(err, &pe) {
+		t.Errorf("errors.As(%v, *pjrt.Error) = false: the located error lost the plugin's error", err)
+	}
 }
 
 // A failing execution does not fail the dispatch: its error surfaces when

@@ -211,7 +211,7 @@ func (c *compiledFunc) located(err error) error {
 	case userError:
 		return e.err
 	}
-	return ir.Errorf(ir.CallerLoc(), "jit @"+c.cfg.name, "%v", err)
+	return ir.Errorf(ir.CallerLoc(), "jit @"+c.cfg.name, "%w", err)
 }
 
 // callArgs are a call's arguments, flattened.

@@ -15,6 +15,7 @@ import (
 	"github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/internal/env/envtest"
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
 )
 
 func affine(x, w, b *tensor.Tensor) *tensor.Tensor {
@@ -301,5 +302,20 @@ func TestCompileWeakScalars(t *testing.T) {
 	err = tensor.Catch(func() { scale(tensor.FromSlice([]int32{1}, 1), tensor.Scalar(1.5)) })
 	if err == nil || !strings.Contains(err.Error(), "multiply: weak float tensor meets an si32 operand") {
 		t.Errorf("weak float argument with si32: %v", err)
+	}
+}
+
+// A pass that fails comes back located at the call, and still as the
+// *passes.PassError it is, for errors.As.
+func TestCompilePassErrorKeepsItsType(t *testing.T) {
+	boom := errors.New("boom")
+	failing := &passes.Pass{Name: "failing", Doc: "always fails", Run: func(*ir.Module, *passes.Context) error { return boom }}
+	f := jit.Compile(func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Neg(x), nil },
+		jit.WithPipeline([]*passes.Pass{failing}), jit.WithName("passfail"))
+	_, err := f(tensor.FromSlice([]float32{1}, 1))
+	var pe *passes.PassError
+	var le *ir.Error
+	if !errors.As(err, &pe) || !errors.Is(err, boom) || !errors.As(err, &le) || !strings.HasPrefix(le.Op, "jit @passfail") {
+		t.Errorf("got %v (%T), want a located jit @passfail error wrapping the *passes.PassError", err, err)
 	}
 }
