@@ -96,7 +96,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 			tr.Func = parsed
 		}
 		prog.begin("lower")
-		text, err := runtime.StableHLO(tr.Func)
+		text, err := runtime.StableHLOLocated(tr.Func) // with Go lines, so that a compile error names them
 		if err != nil {
 			return err
 		}
