@@ -15,16 +15,17 @@ type Trait uint16
 
 // Traits.
 const (
-	Pure          Trait = 1 << iota // no side effects: CSE and DCE may merge or drop it
-	Elementwise                     // result[i] depends only on operands[i]
-	Commutative                     // binary and operand order does not matter
-	SideEffect                      // must be kept and not reordered (custom_call with side effects)
-	FloatOnly                       // elementwise on float (and complex where StableHLO allows it)
-	IntOnly                         // elementwise on integers (and i1 for the bitwise ops)
-	ComplexOK                       // accepts complex element types
-	BoolOK                          // accepts i1
-	HasComparator                   // regions are reductions/comparators over scalars
-	NoUnsigned                      // with IntOnly: signed integers only (abs, sign)
+	Pure              Trait = 1 << iota // no side effects: CSE and DCE may merge or drop it
+	Elementwise                         // result[i] depends only on operands[i]
+	Commutative                         // binary and operand order does not matter
+	SideEffect                          // must be kept and not reordered (custom_call with side effects)
+	FloatOnly                           // elementwise on float (and complex where StableHLO allows it)
+	IntOnly                             // elementwise on integers (and i1 for the bitwise ops)
+	ComplexOK                           // accepts complex element types
+	BoolOK                              // accepts i1
+	HasComparator                       // regions are reductions/comparators over scalars
+	NoUnsigned                          // with IntOnly: signed integers only (abs, sign)
+	NotDifferentiable                   // no derivative: asking for one through it is an error (autodiff.go)
 )
 
 // EvalFunc evaluates one instruction on concrete operands.
@@ -48,6 +49,10 @@ type OpInfo struct {
 	Traits     Trait
 	Infer      InferFunc
 	Eval       EvalFunc
+	// VJP and JVP are the reverse- and forward-mode autodiff rules
+	// (autodiff.go); an op with neither is NotDifferentiable.
+	VJP VJPFunc
+	JVP JVPFunc
 }
 
 // Has reports whether the op has all of the traits.
@@ -226,80 +231,80 @@ const (
 )
 
 var opTable = [numOps]OpInfo{
-	OpConstant: {Name: "constant", Doc: "a literal tensor", NumArgs: 0, Attr: attrType[ConstantAttr](), Traits: Pure, Infer: inferConstant, Eval: evalConstant},
-	OpIota:     {Name: "iota", Doc: "values 0, 1, 2, ... along dim, broadcast along the others", NumArgs: 0, Attr: attrType[IotaAttr](), Traits: Pure, Infer: inferIota, Eval: evalIota},
+	OpConstant: OpInfo{Name: "constant", Doc: "a literal tensor", NumArgs: 0, Attr: attrType[ConstantAttr](), Traits: Pure, Infer: inferConstant, Eval: evalConstant}.withGrad(vjpNone, jvpNone),
+	OpIota:     OpInfo{Name: "iota", Doc: "values 0, 1, 2, ... along dim, broadcast along the others", NumArgs: 0, Attr: attrType[IotaAttr](), Traits: Pure, Infer: inferIota, Eval: evalIota}.noGrad(),
 
-	OpAbs:              {Name: "abs", Doc: "absolute value; complex → its modulus as a real type; signed integers, floats, complex", NumArgs: 1, Traits: Pure | Elementwise | IntOnly | NoUnsigned | FloatOnly | ComplexOK, Infer: inferAbs, Eval: evalUnary},
-	OpNegate:           unary("negate", "-x", num),
-	OpSign:             unary("sign", "-1, 0 or 1 by sign (NaN for NaN; x/|x| for complex); signed integers, floats, complex", num|NoUnsigned),
-	OpExp:              unary("exponential", "e^x", flt),
-	OpExpm1:            unary("exponential_minus_one", "e^x - 1, accurate near 0", flt),
-	OpLog:              unary("log", "natural logarithm", flt),
-	OpLog1p:            unary("log_plus_one", "log(1 + x), accurate near 0", flt),
-	OpLogistic:         unary("logistic", "1 / (1 + e^-x)", flt),
-	OpSqrt:             unary("sqrt", "square root", flt),
-	OpRsqrt:            unary("rsqrt", "x^(-1/2) rounded once to nearest even (IEEE 754 rSqrt); complex: 1 / sqrt(z)", flt),
-	OpCbrt:             unary("cbrt", "cube root", flt),
-	OpTanh:             unary("tanh", "hyperbolic tangent", flt),
-	OpSine:             unary("sine", "sin(x)", flt),
-	OpCosine:           unary("cosine", "cos(x)", flt),
-	OpTan:              unary("tan", "tan(x)", flt),
-	OpFloor:            unary("floor", "round toward -inf", FloatOnly),
-	OpCeil:             unary("ceil", "round toward +inf", FloatOnly),
-	OpRoundNearestAfz:  unary("round_nearest_afz", "round to nearest, ties away from zero", FloatOnly),
-	OpRoundNearestEven: unary("round_nearest_even", "round to nearest, ties to even", FloatOnly),
-	OpNot:              unary("not", "logical not on i1, bitwise not on integers", bits),
-	OpPopcnt:           unary("popcnt", "number of set bits", IntOnly),
-	OpClz:              unary("count_leading_zeros", "number of leading zero bits", IntOnly),
-	OpIsFinite:         {Name: "is_finite", Doc: "true where x is neither infinite nor NaN (result i1)", NumArgs: 1, Traits: Pure | Elementwise | FloatOnly, Infer: inferIsFinite, Eval: evalUnary},
-	OpReal:             {Name: "real", Doc: "real part (identity on real floats)", NumArgs: 1, Traits: Pure | Elementwise | flt, Infer: inferRealImag, Eval: evalUnary},
-	OpImag:             {Name: "imag", Doc: "imaginary part (zero on real floats)", NumArgs: 1, Traits: Pure | Elementwise | flt, Infer: inferRealImag, Eval: evalUnary},
-	OpReducePrecision:  {Name: "reduce_precision", Doc: "round to a float format with fewer exponent and mantissa bits", NumArgs: 1, Attr: attrType[ReducePrecisionAttr](), Traits: Pure | Elementwise | FloatOnly, Infer: inferReducePrecision, Eval: evalUnary},
+	OpAbs:              OpInfo{Name: "abs", Doc: "absolute value; complex → its modulus as a real type; signed integers, floats, complex", NumArgs: 1, Traits: Pure | Elementwise | IntOnly | NoUnsigned | FloatOnly | ComplexOK, Infer: inferAbs, Eval: evalUnary}.withGrad(vjpAbs, jvpAbs),
+	OpNegate:           unary("negate", "-x", num).withGrad(vjpNegate, jvpNegate),
+	OpSign:             unary("sign", "-1, 0 or 1 by sign (NaN for NaN; x/|x| for complex); signed integers, floats, complex", num|NoUnsigned).withGrad(vjpZero, jvpZero),
+	OpExp:              unary("exponential", "e^x", flt).withGrad(vjpExp, jvpExp),
+	OpExpm1:            unary("exponential_minus_one", "e^x - 1, accurate near 0", flt).withGrad(vjpExpm1, jvpExpm1),
+	OpLog:              unary("log", "natural logarithm", flt).withGrad(vjpLog, jvpLog),
+	OpLog1p:            unary("log_plus_one", "log(1 + x), accurate near 0", flt).withGrad(vjpLog1p, jvpLog1p),
+	OpLogistic:         unary("logistic", "1 / (1 + e^-x)", flt).withGrad(vjpLogistic, jvpLogistic),
+	OpSqrt:             unary("sqrt", "square root", flt).withGrad(vjpSqrt, jvpSqrt),
+	OpRsqrt:            unary("rsqrt", "x^(-1/2) rounded once to nearest even (IEEE 754 rSqrt); complex: 1 / sqrt(z)", flt).withGrad(vjpRsqrt, jvpRsqrt),
+	OpCbrt:             unary("cbrt", "cube root", flt).withGrad(vjpCbrt, jvpCbrt),
+	OpTanh:             unary("tanh", "hyperbolic tangent", flt).withGrad(vjpTanh, jvpTanh),
+	OpSine:             unary("sine", "sin(x)", flt).withGrad(vjpSine, jvpSine),
+	OpCosine:           unary("cosine", "cos(x)", flt).withGrad(vjpCosine, jvpCosine),
+	OpTan:              unary("tan", "tan(x)", flt).withGrad(vjpTan, jvpTan),
+	OpFloor:            unary("floor", "round toward -inf", FloatOnly).withGrad(vjpZero, jvpZero),
+	OpCeil:             unary("ceil", "round toward +inf", FloatOnly).withGrad(vjpZero, jvpZero),
+	OpRoundNearestAfz:  unary("round_nearest_afz", "round to nearest, ties away from zero", FloatOnly).withGrad(vjpZero, jvpZero),
+	OpRoundNearestEven: unary("round_nearest_even", "round to nearest, ties to even", FloatOnly).withGrad(vjpZero, jvpZero),
+	OpNot:              unary("not", "logical not on i1, bitwise not on integers", bits).noGrad(),
+	OpPopcnt:           unary("popcnt", "number of set bits", IntOnly).noGrad(),
+	OpClz:              unary("count_leading_zeros", "number of leading zero bits", IntOnly).noGrad(),
+	OpIsFinite:         OpInfo{Name: "is_finite", Doc: "true where x is neither infinite nor NaN (result i1)", NumArgs: 1, Traits: Pure | Elementwise | FloatOnly, Infer: inferIsFinite, Eval: evalUnary}.noGrad(),
+	OpReal:             OpInfo{Name: "real", Doc: "real part (identity on real floats)", NumArgs: 1, Traits: Pure | Elementwise | flt, Infer: inferRealImag, Eval: evalUnary}.withGrad(vjpReal, jvpReal),
+	OpImag:             OpInfo{Name: "imag", Doc: "imaginary part (zero on real floats)", NumArgs: 1, Traits: Pure | Elementwise | flt, Infer: inferRealImag, Eval: evalUnary}.withGrad(vjpImag, jvpImag),
+	OpReducePrecision:  OpInfo{Name: "reduce_precision", Doc: "round to a float format with fewer exponent and mantissa bits", NumArgs: 1, Attr: attrType[ReducePrecisionAttr](), Traits: Pure | Elementwise | FloatOnly, Infer: inferReducePrecision, Eval: evalUnary}.withGrad(vjpReducePrecision, jvpReducePrecision),
 
-	OpAdd:                  binary("add", "x + y (or on i1)", numBool|Commutative),
-	OpSubtract:             binary("subtract", "x - y", num),
-	OpMultiply:             binary("multiply", "x * y (and on i1)", numBool|Commutative),
-	OpDivide:               binary("divide", "x / y; integer division truncates, x/0 is -1 (all ones), INT_MIN/-1 is INT_MIN", num),
-	OpRemainder:            binary("remainder", "x - y*trunc(x/y), sign of x; x%0 is x", IntOnly|FloatOnly),
-	OpPower:                binary("power", "x^y", num),
-	OpMaximum:              binary("maximum", "max(x, y); NaN if either is NaN", numBool|Commutative),
-	OpMinimum:              binary("minimum", "min(x, y); NaN if either is NaN", numBool|Commutative),
-	OpAtan2:                binary("atan2", "atan(y/x) using signs for the quadrant", flt),
-	OpAnd:                  binary("and", "logical/bitwise and", bits|Commutative),
-	OpOr:                   binary("or", "logical/bitwise or", bits|Commutative),
-	OpXor:                  binary("xor", "logical/bitwise xor", bits|Commutative),
-	OpShiftLeft:            binary("shift_left", "x << y; 0 when y >= bit width", IntOnly),
-	OpShiftRightArithmetic: binary("shift_right_arithmetic", "x >> y filling with the sign bit", IntOnly),
-	OpShiftRightLogical:    binary("shift_right_logical", "x >> y filling with zeros", IntOnly),
-	OpComplex:              {Name: "complex", Doc: "complex number from real and imaginary parts (f32 → c64, f64 → c128)", NumArgs: 2, Traits: Pure | Elementwise, Infer: inferComplex, Eval: evalBinary},
+	OpAdd:                  binary("add", "x + y (or on i1)", numBool|Commutative).withGrad(vjpAdd, jvpAdd),
+	OpSubtract:             binary("subtract", "x - y", num).withGrad(vjpSubtract, jvpSubtract),
+	OpMultiply:             binary("multiply", "x * y (and on i1)", numBool|Commutative).withGrad(vjpMultiply, jvpMultiply),
+	OpDivide:               binary("divide", "x / y; integer division truncates, x/0 is -1 (all ones), INT_MIN/-1 is INT_MIN", num).withGrad(vjpDivide, jvpDivide),
+	OpRemainder:            binary("remainder", "x - y*trunc(x/y), sign of x; x%0 is x", IntOnly|FloatOnly).withGrad(vjpRemainder, jvpRemainder),
+	OpPower:                binary("power", "x^y", num).withGrad(vjpPower, jvpPower),
+	OpMaximum:              binary("maximum", "max(x, y); NaN if either is NaN", numBool|Commutative).withGrad(vjpMaximum, jvpMaximum),
+	OpMinimum:              binary("minimum", "min(x, y); NaN if either is NaN", numBool|Commutative).withGrad(vjpMinimum, jvpMinimum),
+	OpAtan2:                binary("atan2", "atan(y/x) using signs for the quadrant", flt).withGrad(vjpAtan2, jvpAtan2),
+	OpAnd:                  binary("and", "logical/bitwise and", bits|Commutative).noGrad(),
+	OpOr:                   binary("or", "logical/bitwise or", bits|Commutative).noGrad(),
+	OpXor:                  binary("xor", "logical/bitwise xor", bits|Commutative).noGrad(),
+	OpShiftLeft:            binary("shift_left", "x << y; 0 when y >= bit width", IntOnly).noGrad(),
+	OpShiftRightArithmetic: binary("shift_right_arithmetic", "x >> y filling with the sign bit", IntOnly).noGrad(),
+	OpShiftRightLogical:    binary("shift_right_logical", "x >> y filling with zeros", IntOnly).noGrad(),
+	OpComplex:              OpInfo{Name: "complex", Doc: "complex number from real and imaginary parts (f32 → c64, f64 → c128)", NumArgs: 2, Traits: Pure | Elementwise, Infer: inferComplex, Eval: evalBinary}.withGrad(vjpComplex, jvpComplex),
 
-	OpCompare:        {Name: "compare", Doc: "elementwise comparison → i1", NumArgs: 2, Attr: attrType[CompareAttr](), Traits: Pure | Elementwise, Infer: inferCompare, Eval: evalCompare},
-	OpSelect:         {Name: "select", Doc: "pred ? on_true : on_false; pred is i1 scalar or of the same shape", NumArgs: 3, Traits: Pure | Elementwise, Infer: inferSelect, Eval: evalSelect},
-	OpClamp:          {Name: "clamp", Doc: "min(max(x, lo), hi); lo and hi scalars or of x's shape", NumArgs: 3, Traits: Pure | Elementwise, Infer: inferClamp, Eval: evalClamp},
-	OpConvert:        {Name: "convert", Doc: "convert element type (floats round to nearest even, float → int truncates and saturates)", NumArgs: 1, Attr: attrType[ConvertAttr](), Traits: Pure | Elementwise, Infer: inferConvert, Eval: evalConvert},
-	OpBitcastConvert: {Name: "bitcast_convert", Doc: "reinterpret the bits as another element type", NumArgs: 1, Attr: attrType[BitcastConvertAttr](), Traits: Pure, Infer: inferBitcastConvert, Eval: evalBitcastConvert},
+	OpCompare:        OpInfo{Name: "compare", Doc: "elementwise comparison → i1", NumArgs: 2, Attr: attrType[CompareAttr](), Traits: Pure | Elementwise, Infer: inferCompare, Eval: evalCompare}.noGrad(),
+	OpSelect:         OpInfo{Name: "select", Doc: "pred ? on_true : on_false; pred is i1 scalar or of the same shape", NumArgs: 3, Traits: Pure | Elementwise, Infer: inferSelect, Eval: evalSelect}.withGrad(vjpSelect, jvpSelect),
+	OpClamp:          OpInfo{Name: "clamp", Doc: "min(max(x, lo), hi); lo and hi scalars or of x's shape", NumArgs: 3, Traits: Pure | Elementwise, Infer: inferClamp, Eval: evalClamp}.withGrad(vjpClamp, jvpClamp),
+	OpConvert:        OpInfo{Name: "convert", Doc: "convert element type (floats round to nearest even, float → int truncates and saturates)", NumArgs: 1, Attr: attrType[ConvertAttr](), Traits: Pure | Elementwise, Infer: inferConvert, Eval: evalConvert}.withGrad(vjpConvert, jvpConvert),
+	OpBitcastConvert: OpInfo{Name: "bitcast_convert", Doc: "reinterpret the bits as another element type", NumArgs: 1, Attr: attrType[BitcastConvertAttr](), Traits: Pure, Infer: inferBitcastConvert, Eval: evalBitcastConvert}.noGrad(),
 
-	OpBroadcastInDim:     {Name: "broadcast_in_dim", Doc: "broadcast operand dims to result dims given by dims", NumArgs: 1, Attr: attrType[BroadcastInDimAttr](), Traits: Pure, Infer: inferBroadcastInDim, Eval: evalBroadcastInDim},
-	OpReshape:            {Name: "reshape", Doc: "same elements in row-major order, new shape", NumArgs: 1, Attr: attrType[ReshapeAttr](), Traits: Pure, Infer: inferReshape, Eval: evalReshape},
-	OpTranspose:          {Name: "transpose", Doc: "permute dimensions: result dim i is operand dim perm[i]", NumArgs: 1, Attr: attrType[TransposeAttr](), Traits: Pure, Infer: inferTranspose, Eval: evalTranspose},
-	OpSlice:              {Name: "slice", Doc: "static strided slice", NumArgs: 1, Attr: attrType[SliceAttr](), Traits: Pure, Infer: inferSlice, Eval: evalSlice},
-	OpDynamicSlice:       {Name: "dynamic_slice", Doc: "slice of static sizes at run-time start indices (one scalar operand per dim, clamped into range)", NumArgs: -1, MinArgs: 1, Attr: attrType[DynamicSliceAttr](), Traits: Pure, Infer: inferDynamicSlice, Eval: evalDynamicSlice},
-	OpDynamicUpdateSlice: {Name: "dynamic_update_slice", Doc: "operand with update written at run-time start indices (clamped into range)", NumArgs: -1, MinArgs: 2, Traits: Pure, Infer: inferDynamicUpdateSlice, Eval: evalDynamicUpdateSlice},
-	OpConcatenate:        {Name: "concatenate", Doc: "join operands along dim", NumArgs: -1, MinArgs: 1, Attr: attrType[ConcatenateAttr](), Traits: Pure, Infer: inferConcatenate, Eval: evalConcatenate},
-	OpPad:                {Name: "pad", Doc: "pad with a scalar value: low/high edge padding (may be negative) and interior padding", NumArgs: 2, Attr: attrType[PadAttr](), Traits: Pure, Infer: inferPad, Eval: evalPad},
-	OpReverse:            {Name: "reverse", Doc: "reverse the order of elements along dims", NumArgs: 1, Attr: attrType[ReverseAttr](), Traits: Pure, Infer: inferReverse, Eval: evalReverse},
+	OpBroadcastInDim:     OpInfo{Name: "broadcast_in_dim", Doc: "broadcast operand dims to result dims given by dims", NumArgs: 1, Attr: attrType[BroadcastInDimAttr](), Traits: Pure, Infer: inferBroadcastInDim, Eval: evalBroadcastInDim}.withGrad(vjpBroadcastInDim, linearJVP(0)),
+	OpReshape:            OpInfo{Name: "reshape", Doc: "same elements in row-major order, new shape", NumArgs: 1, Attr: attrType[ReshapeAttr](), Traits: Pure, Infer: inferReshape, Eval: evalReshape}.withGrad(vjpReshape, linearJVP(0)),
+	OpTranspose:          OpInfo{Name: "transpose", Doc: "permute dimensions: result dim i is operand dim perm[i]", NumArgs: 1, Attr: attrType[TransposeAttr](), Traits: Pure, Infer: inferTranspose, Eval: evalTranspose}.withGrad(vjpTranspose, linearJVP(0)),
+	OpSlice:              OpInfo{Name: "slice", Doc: "static strided slice", NumArgs: 1, Attr: attrType[SliceAttr](), Traits: Pure, Infer: inferSlice, Eval: evalSlice}.withGrad(vjpSlice, linearJVP(0)),
+	OpDynamicSlice:       OpInfo{Name: "dynamic_slice", Doc: "slice of static sizes at run-time start indices (one scalar operand per dim, clamped into range)", NumArgs: -1, MinArgs: 1, Attr: attrType[DynamicSliceAttr](), Traits: Pure, Infer: inferDynamicSlice, Eval: evalDynamicSlice}.withGrad(vjpDynamicSlice, linearJVP(0)),
+	OpDynamicUpdateSlice: OpInfo{Name: "dynamic_update_slice", Doc: "operand with update written at run-time start indices (clamped into range)", NumArgs: -1, MinArgs: 2, Traits: Pure, Infer: inferDynamicUpdateSlice, Eval: evalDynamicUpdateSlice}.withGrad(vjpDynamicUpdateSlice, linearJVP(0, 1)),
+	OpConcatenate:        OpInfo{Name: "concatenate", Doc: "join operands along dim", NumArgs: -1, MinArgs: 1, Attr: attrType[ConcatenateAttr](), Traits: Pure, Infer: inferConcatenate, Eval: evalConcatenate}.withGrad(vjpConcatenate, linearJVP()),
+	OpPad:                OpInfo{Name: "pad", Doc: "pad with a scalar value: low/high edge padding (may be negative) and interior padding", NumArgs: 2, Attr: attrType[PadAttr](), Traits: Pure, Infer: inferPad, Eval: evalPad}.withGrad(vjpPad, jvpPad),
+	OpReverse:            OpInfo{Name: "reverse", Doc: "reverse the order of elements along dims", NumArgs: 1, Attr: attrType[ReverseAttr](), Traits: Pure, Infer: inferReverse, Eval: evalReverse}.withGrad(vjpReverse, linearJVP(0)),
 
-	OpDotGeneral:   {Name: "dot_general", Doc: "generalized matrix product over batch and contracting dims", NumArgs: 2, Attr: attrType[DotGeneralAttr](), Traits: Pure, Infer: inferDotGeneral, Eval: evalDotGeneral},
-	OpReduce:       {Name: "reduce", Doc: "reduce N operands with N inits over dims with a body region", NumArgs: -1, MinArgs: 2, NumRegions: 1, Attr: attrType[ReduceAttr](), Traits: Pure | HasComparator, Infer: inferReduce, Eval: evalReduce},
-	OpReduceWindow: {Name: "reduce_window", Doc: "reduce over sliding windows with a body region", NumArgs: -1, MinArgs: 2, NumRegions: 1, Attr: attrType[ReduceWindowAttr](), Traits: Pure | HasComparator, Infer: inferReduceWindow, Eval: evalReduceWindow},
-	OpConvolution:  {Name: "convolution", Doc: "N-d convolution with strides, padding, dilations and groups", NumArgs: 2, Attr: attrType[ConvolutionAttr](), Traits: Pure, Infer: inferConvolution, Eval: evalConvolution},
-	OpGather:       {Name: "gather", Doc: "slices of operand at run-time indices", NumArgs: 2, Attr: attrType[GatherAttr](), Traits: Pure, Infer: inferGather, Eval: evalGather},
-	OpScatter:      {Name: "scatter", Doc: "combine updates into inputs at run-time indices with an update region", NumArgs: -1, MinArgs: 3, NumRegions: 1, Attr: attrType[ScatterAttr](), Traits: Pure | HasComparator, Infer: inferScatter, Eval: evalScatter},
+	OpDotGeneral:   OpInfo{Name: "dot_general", Doc: "generalized matrix product over batch and contracting dims", NumArgs: 2, Attr: attrType[DotGeneralAttr](), Traits: Pure, Infer: inferDotGeneral, Eval: evalDotGeneral}.withGrad(vjpDotGeneral, jvpBilinear),
+	OpReduce:       OpInfo{Name: "reduce", Doc: "reduce N operands with N inits over dims with a body region", NumArgs: -1, MinArgs: 2, NumRegions: 1, Attr: attrType[ReduceAttr](), Traits: Pure | HasComparator, Infer: inferReduce, Eval: evalReduce}.withGrad(vjpReduce, jvpReduce),
+	OpReduceWindow: OpInfo{Name: "reduce_window", Doc: "reduce over sliding windows with a body region", NumArgs: -1, MinArgs: 2, NumRegions: 1, Attr: attrType[ReduceWindowAttr](), Traits: Pure | HasComparator, Infer: inferReduceWindow, Eval: evalReduceWindow}.withGrad(vjpReduceWindow, jvpReduceWindow),
+	OpConvolution:  OpInfo{Name: "convolution", Doc: "N-d convolution with strides, padding, dilations and groups", NumArgs: 2, Attr: attrType[ConvolutionAttr](), Traits: Pure, Infer: inferConvolution, Eval: evalConvolution}.withGrad(vjpConvolution, jvpBilinear),
+	OpGather:       OpInfo{Name: "gather", Doc: "slices of operand at run-time indices", NumArgs: 2, Attr: attrType[GatherAttr](), Traits: Pure, Infer: inferGather, Eval: evalGather}.withGrad(vjpGather, linearJVP(0)),
+	OpScatter:      OpInfo{Name: "scatter", Doc: "combine updates into inputs at run-time indices with an update region", NumArgs: -1, MinArgs: 3, NumRegions: 1, Attr: attrType[ScatterAttr](), Traits: Pure | HasComparator, Infer: inferScatter, Eval: evalScatter}.withGrad(vjpScatter, jvpScatter),
 
-	OpWhile:      {Name: "while", Doc: "loop: regions cond(state) → i1 and body(state) → state", NumArgs: -1, MinArgs: 0, NumRegions: 2, Traits: Pure, Infer: inferWhile, Eval: evalWhile},
-	OpCase:       {Name: "case", Doc: "run branch[index] (out of range: the last) on the remaining operands", NumArgs: -1, MinArgs: 1, NumRegions: -1, Traits: Pure, Infer: inferCase, Eval: evalCase},
-	OpCustomCall: {Name: "custom_call", Doc: "call a backend-defined target", NumArgs: -1, MinArgs: 0, Attr: attrType[CustomCallAttr](), Infer: inferCustomCall, Eval: evalCustomCall},
-	OpComposite:  {Name: "composite", Doc: "a named group of ops with its decomposition as region", NumArgs: -1, MinArgs: 0, NumRegions: 1, Attr: attrType[CompositeAttr](), Traits: Pure, Infer: inferComposite, Eval: evalComposite},
+	OpWhile:      OpInfo{Name: "while", Doc: "loop: regions cond(state) → i1 and body(state) → state", NumArgs: -1, MinArgs: 0, NumRegions: 2, Traits: Pure, Infer: inferWhile, Eval: evalWhile}.withGrad(vjpWhile, jvpWhile),
+	OpCase:       OpInfo{Name: "case", Doc: "run branch[index] (out of range: the last) on the remaining operands", NumArgs: -1, MinArgs: 1, NumRegions: -1, Traits: Pure, Infer: inferCase, Eval: evalCase}.withGrad(vjpCase, jvpCase),
+	OpCustomCall: OpInfo{Name: "custom_call", Doc: "call a backend-defined target", NumArgs: -1, MinArgs: 0, Attr: attrType[CustomCallAttr](), Infer: inferCustomCall, Eval: evalCustomCall}.noGrad(),
+	OpComposite:  OpInfo{Name: "composite", Doc: "a named group of ops with its decomposition as region", NumArgs: -1, MinArgs: 0, NumRegions: 1, Attr: attrType[CompositeAttr](), Traits: Pure, Infer: inferComposite, Eval: evalComposite}.withGrad(vjpComposite, jvpComposite),
 }
 
 // IsPure reports whether an instruction may be merged or dropped: a pure op,
