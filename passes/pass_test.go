@@ -47,7 +47,7 @@ func TestPipelineRoundTrip(t *testing.T) {
 	if ps, err := ParsePipeline("default"); err != nil || PipelineString(ps) != PipelineString(Default) {
 		t.Errorf(`"default" = %v, %v`, PipelineString(ps), err)
 	}
-	if _, err := ParsePipeline("cse,nope"); err == nil || err.Error() != `pipeline: unknown pass "nope" (valid: canonicalize, fold, cse, dce, fuse-composites, or default for canonicalize,fold,cse,canonicalize,dce)` {
+	if _, err := ParsePipeline("cse,nope"); err == nil || err.Error() != `pipeline: unknown pass "nope" (valid: canonicalize, fold, cse, dce, sink, fuse-composites, or default for canonicalize,fold,cse,canonicalize,dce,sink)` {
 		t.Errorf("unknown pass: err = %v", err)
 	}
 }

@@ -6,10 +6,10 @@ import (
 )
 
 // All lists every pass, for lookup by name and for `stela passes`.
-func All() []*Pass { return []*Pass{Canonicalize, Fold, CSE, DCE, FuseComposites} }
+func All() []*Pass { return []*Pass{Canonicalize, Fold, CSE, DCE, Sink, FuseComposites} }
 
 // Default is the standard pipeline.
-var Default = []*Pass{Canonicalize, Fold, CSE, Canonicalize, DCE}
+var Default = []*Pass{Canonicalize, Fold, CSE, Canonicalize, DCE, Sink}
 
 // order says which passes must precede which, and why. TestOrder checks
 // Default: each `before` pass must run at least once before the last run of
@@ -23,6 +23,8 @@ var order = []struct {
 	{CSE, DCE, "CSE leaves the merged duplicates dead"},
 	{Canonicalize, DCE, "identities like x+0 leave the constant and the replaced op dead"},
 	{Fold, DCE, "folded operands become dead"},
+	{DCE, Sink, "a dead use of an op would keep it out of the case branches"},
+	{CSE, Sink, "CSE may merge an op in a branch with one outside it, which then must stay outside"},
 }
 
 // Lookup finds a pass by name.

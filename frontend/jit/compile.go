@@ -355,7 +355,7 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 		}
 	}
 	var outs []reflect.Value
-	if err := tensor.Catch(func() { tr.Within(func() { outs = c.invoke(sym) }) }); err != nil {
+	if err := tensor.Catch(func() { outs = c.invoke(sym) }); err != nil {
 		return nil, err
 	}
 	e := &entry{key: key, parts: a.parts}

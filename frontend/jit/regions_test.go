@@ -7,6 +7,7 @@ import (
 	"github.com/stela-ml/stela/frontend/jit"
 	T "github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
 )
 
 // count counts the instructions of op directly in f (not in its regions).
@@ -29,8 +30,9 @@ func find(f *ir.Func, op ir.Op) *ir.Instr {
 	return nil
 }
 
-// A branch that uses only tensors from outside it still computes inside
-// the branch, not before the case: only the branch taken does the work.
+// A branch that uses only tensors from outside it is recorded before the
+// case (ops record where their operands are), and the pipeline moves it
+// into the branch: only the branch taken does the work.
 func TestBranchOpsStayInBranches(t *testing.T) {
 	f, err := jit.Trace(func(x, p *T.Tensor) *T.Tensor {
 		return T.Cond(p,
@@ -38,6 +40,10 @@ func TestBranchOpsStayInBranches(t *testing.T) {
 			func() []*T.Tensor { return []*T.Tensor{T.MatMul(x, x)} })[0]
 	}, ir.TensorOf(ir.F32, 3, 3), ir.Scalar(ir.Bool))
 	if err != nil {
+		t.Fatal(err)
+	}
+	m := &ir.Module{Funcs: []*ir.Func{f}}
+	if _, err := passes.Run(m, passes.Default, passes.Options{VerifyEach: true}); err != nil {
 		t.Fatal(err)
 	}
 	if count(f, ir.OpExp) != 0 || count(f, ir.OpDotGeneral) != 0 {
@@ -52,22 +58,24 @@ func TestBranchOpsStayInBranches(t *testing.T) {
 	}
 }
 
-// Inside a traced function, ops on concrete tensors record too, with the
-// tensors as parameters: the program does the work, not the tracer.
-func TestConcreteOpsInsideTraceAreRecorded(t *testing.T) {
+// Inside a traced function, an op on concrete tensors only runs when it
+// is called, as it would outside (the trace is carried by tensors, not
+// by the goroutine): its result is what the program captures.
+func TestConcreteOpsInsideTraceRunAtTraceTime(t *testing.T) {
+	var w2 *T.Tensor
 	r, err := jit.TraceFull(func(x *T.Tensor) *T.Tensor {
-		w2 := T.Add(weight, weight)
+		w2 = T.Add(weight, weight)
 		return T.MatMul(x, w2)
 	}, ir.TensorOf(ir.F32, 2, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if count(r.Func, ir.OpAdd) != 1 || len(r.Captured) != 1 || r.Captured[0] != weight {
-		t.Fatalf("want add recorded on the captured weight; captured %v:\n%v", r.Captured, r.Func)
+	if count(r.Func, ir.OpAdd) != 0 || len(r.Captured) != 1 || r.Captured[0] != w2 || w2.Traced() {
+		t.Fatalf("want the concrete sum captured; captured %v:\n%v", r.Captured, r.Func)
 	}
 }
 
-// Traces on different goroutines do not see each other's current trace.
+// Traces on different goroutines do not see each other.
 func TestConcurrentTraces(t *testing.T) {
 	fn := func(x, p *T.Tensor) []*T.Tensor {
 		y := T.Cond(p,

@@ -80,9 +80,7 @@ func TraceFull(fn any, inputs ...ir.Type) (*TraceResult, error) {
 
 	var results []*tensor.Tensor
 	var userErr error
-	err = tensor.Catch(func() {
-		tr.Within(func() { results, userErr = call(fv, params, asSlice) })
-	})
+	err = tensor.Catch(func() { results, userErr = call(fv, params, asSlice) })
 	if err != nil {
 		return nil, err
 	}

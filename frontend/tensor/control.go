@@ -19,7 +19,7 @@ import (
 // traceRegion traces fn into a region Func with parameters of the given
 // types and fn's results as results.
 func traceRegion(op, name string, loc ir.Loc, types []ir.Type, fn func([]*Tensor) []*Tensor) *Tracer {
-	rt := newTracer(name, true)
+	rt := newTracer(name, regionTrace)
 	params := make([]*Tensor, len(types))
 	for i, t := range types {
 		params[i] = rt.Param(t, loc)
@@ -32,7 +32,7 @@ func traceRegion(op, name string, loc ir.Loc, types []ir.Type, fn func([]*Tensor
 				panic(r)
 			}
 		}()
-		rt.Within(func() { outs = fn(params) })
+		outs = fn(params)
 	}()
 	vals := make([]*ir.Value, len(outs))
 	for i, o := range outs {

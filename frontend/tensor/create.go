@@ -63,9 +63,8 @@ func Iota(dt ir.DType, shape []int, dim int) *Tensor { return IotaLike(nil, dt, 
 func Arange(dt ir.DType, n int) *Tensor { return IotaLike(nil, dt, []int{n}, 0) }
 
 // The *Like constructors make tensors where x is: constants in x's trace
-// when x is traced, or in the goroutine's current trace (emitted as
-// constant ops, not captured as parameters), else on x's device, or the
-// default device when x is nil.
+// when x is traced (emitted as constant ops, not captured as parameters),
+// else on x's device, or the default device when x is nil.
 // Op code uses them for the constants it needs (0.5 in GELU, the count in
 // Mean), and user code can too.
 
@@ -118,7 +117,7 @@ func IotaLike(x *Tensor, dt ir.DType, shape []int, dim int) *Tensor {
 
 // constantAt makes l a constant where x is; l is owned by the result.
 func constantAt(x *Tensor, l *ir.Literal) *Tensor {
-	if (x != nil && x.Tracer() != nil) || currentTracer() != nil {
+	if x != nil && x.sym != nil {
 		return emit(x, ir.OpConstant, nil, ir.ConstantAttr{Value: l})[0]
 	}
 	return put(x, l)

@@ -11,13 +11,17 @@
 // internal function, which records the user's call site (ir.CallerLoc) and
 // calls ir.Func.Emit, so the op table's type rule checks it there and
 // errors point at the user's line. The op records into a trace when one
-// is involved: the newest among its operands' traces, or the goroutine's
-// current trace (Tracer.Within: set while jit runs the traced function and
-// while a region's closure runs), whichever was opened later; so inside a
-// traced function even ops on concrete tensors are recorded, and inside a
-// Cond branch even ops on outer tensors stay in the branch. Otherwise the
-// op runs now as a graph of one op: a one-instruction ir.Func handed to a
-// Device, the same path a traced program takes. The default device is
+// of its operands belongs to one: the newest such trace. The trace is
+// carried by the tensors (as JAX's tracers carry theirs), never looked up
+// from the goroutine, so traces nest by the order they were opened (a
+// region inside a traced function, a gradient tape inside either, see
+// tape.go) and eager code pays nothing for traces open elsewhere. An op
+// whose operands are all concrete runs now, even inside a traced
+// function: its result is captured like any concrete tensor; and an op
+// in a Cond branch that reads only outer tensors records before the case
+// (the pass pipeline's sink pass moves it back into the branch). An op
+// that records nowhere runs now as a graph of one op: a one-instruction
+// ir.Func handed to a Device, the same path a traced program takes. The default device is
 // "cpu", Stela's CPU PJRT plugin (runtime.Lookup resolves names; "host" is
 // the reference evaluator, ir.Eval); op code is the same for every device.
 //
@@ -31,6 +35,11 @@
 // operands are, or on the default device if they are on several. This is
 // JAX's rule, and jit.Compile follows it too, for its arguments and the
 // tensors the function closes over (Placement has the details).
+//
+// Gradients. jit.Grad, VJP and JVP run the function they differentiate on
+// a gradient tape: a trace whose ops also run one level below (tape.go),
+// so the function sees real values; Apply runs the derivative that
+// passes/autodiff makes of the recorded function.
 //
 // Closures. A concrete tensor that a traced function uses becomes a
 // trailing parameter of the traced function (Tracer.Captured lists them),

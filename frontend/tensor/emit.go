@@ -34,35 +34,55 @@ func emit1(op ir.Op, args []*Tensor, attr any) *Tensor {
 
 // emitTo is emit appending the results to dst.
 func emitTo(dst []*Tensor, like *Tensor, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func) []*Tensor {
+	return emitAt(dst, like, ir.Loc{}, op, args, attr, regions...)
+}
+
+// emitAt is emitTo at a known location: the op's user call site, which an
+// unknown loc asks emitAt to find (ir.CallerLoc) when it needs it. Ops a
+// gradient tape runs at the level below, and instructions Apply runs,
+// come with the location of the user call they stand for.
+func emitAt(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, attr any, regions ...*ir.Func) []*Tensor {
+	here := func() ir.Loc {
+		if loc.IsKnown() {
+			return loc
+		}
+		return ir.CallerLoc()
+	}
 	for i, a := range args {
 		if a == nil {
-			panic(ir.Errorf(ir.CallerLoc(), op.String(), "operand #%d is nil", i))
+			panic(ir.Errorf(here(), op.String(), "operand #%d is nil", i))
 		}
 	}
 	tr, err := pickTracer(like, args)
 	if err != nil {
-		panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
+		panic(ir.Errorf(here(), op.String(), "%v", err))
 	}
 	if tr != nil {
-		loc := ir.CallerLoc()
-		outs := record(tr, loc, op, args, attr, regions)
+		if tr.kind == tapeTrace {
+			return tr.recordTape(dst, like, here(), op, args, attr, regions)
+		}
+		outs := record(tr, here(), op, args, attr, regions)
 		for _, v := range outs {
 			dst = append(dst, symbolic(tr, v))
 		}
 		return dst
 	}
+	if op == ir.OpConstant {
+		// A constant made eagerly is a buffer where like is, no program.
+		return append(dst, put(like, attr.(ir.ConstantAttr).Value.Clone()))
+	}
 	dev, committed, args, err := eagerPlace(like, args)
 	if err != nil {
-		panic(ir.Errorf(ir.CallerLoc(), op.String(), "%v", err))
+		panic(ir.Errorf(here(), op.String(), "%v", err))
 	}
-	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 && op != ir.OpConstant {
+	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 {
 		// The eager fast path finds the call site only if something fails:
 		// unwinding the stack would cost more than a cached dispatch.
-		return eagerFast(dst, dev, r, op, args, attr, committed)
+		return eagerFast(dst, dev, r, loc, op, args, attr, committed)
 	}
-	loc := ir.CallerLoc()
+	loc = here()
 	name := op.String()
-	g := newTracer(name, false)
+	g := newTracer(name, rootTrace)
 	outs := record(g, loc, op, args, attr, regions)
 	g.fn.Return(outs...)
 	g.done = true
@@ -91,7 +111,7 @@ func emitTo(dst []*Tensor, like *Tensor, op ir.Op, args []*Tensor, attr any, reg
 // the one-op function is built only on a miss. The operands are the
 // function's parameters in order, so the cached program fits any call
 // with the same key.
-func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*Tensor, attr any, committed bool) []*Tensor {
+func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, loc ir.Loc, op ir.Op, args []*Tensor, attr any, committed bool) []*Tensor {
 	var kb [128]byte
 	key := appendOpKey(kb[:0], op, attr, args)
 	var bufArr [4]Buffer
@@ -102,14 +122,18 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*
 	var rsArr [2]Buffer
 	// A zero location asks the device to find the call site itself if the
 	// op fails (it is still on this stack then).
-	rs, found, err := runtime.RunOp(dev, key, bufs, ir.Loc{}, rsArr[:0])
+	rs, found, err := runtime.RunOp(dev, key, bufs, loc, rsArr[:0])
 	if err == nil && !found {
 		var f *ir.Func
-		if f, err = oneOpFunc(ir.CallerLoc(), op, typesOf(args), attr); err == nil {
+		floc := loc
+		if !floc.IsKnown() {
+			floc = ir.CallerLoc()
+		}
+		if f, err = oneOpFunc(floc, op, typesOf(args), attr); err == nil {
 			// A copy: what an interface method is given escapes, and key
 			// should stay on the stack on the path that hits the cache.
 			if err = r.AddOp(slices.Clone(key), f); err == nil {
-				rs, found, err = runtime.RunOp(dev, key, bufs, ir.Loc{}, rsArr[:0])
+				rs, found, err = runtime.RunOp(dev, key, bufs, loc, rsArr[:0])
 			}
 		}
 		if err == nil && !found {
@@ -117,7 +141,10 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*
 		}
 	}
 	if err != nil {
-		panic(located(err, ir.CallerLoc(), op.String()))
+		if !loc.IsKnown() {
+			loc = ir.CallerLoc()
+		}
+		panic(located(err, loc, op.String()))
 	}
 	for _, b := range rs {
 		dst = append(dst, FromResult(b, committed))

@@ -25,6 +25,9 @@ type Tensor struct {
 type symbol struct {
 	val *ir.Value
 	tr  *Tracer // the trace val belongs to
+	// primal is, for a tensor of a gradient tape, the tensor one level
+	// below that holds (or, traced, stands for) its value.
+	primal *Tensor
 }
 
 // meta holds what few tensors have.
@@ -119,12 +122,27 @@ func (t *Tensor) Rank() int { return len(t.typ.Shape) }
 func (t *Tensor) NumElements() int { return t.typ.NumElements() }
 
 // Device returns the name of the device that holds a concrete tensor, and
-// "" for a traced one (it lives wherever the compiled program runs).
+// "" for a traced one (it lives wherever the compiled program runs). A
+// tensor being differentiated eagerly (see jit.Grad) is where its value is.
 func (t *Tensor) Device() string {
-	if t.buf == nil {
+	c := t.concrete()
+	if c == nil {
 		return ""
 	}
-	return t.buf.Device().Name()
+	return c.buf.Device().Name()
+}
+
+// concrete returns the concrete tensor that holds t's value: t itself,
+// or, for a tensor of a gradient tape that runs eagerly, the tensor below
+// it; nil when t's value exists only in a traced program.
+func (t *Tensor) concrete() *Tensor {
+	for t != nil && t.buf == nil {
+		if t.sym == nil || t.sym.primal == nil {
+			return nil
+		}
+		t = t.sym.primal
+	}
+	return t
 }
 
 // Committed reports whether a concrete tensor is committed to its device:
@@ -190,7 +208,11 @@ func (t *Tensor) Literal() *ir.Literal {
 		panic(fail("literal", "nil tensor"))
 	}
 	if t.buf == nil {
-		panic(fail("literal", "tensor %v is traced in @%s: it has no values until the traced function runs", t.typ, t.Tracer().Name()))
+		c := t.concrete()
+		if c == nil {
+			panic(fail("literal", "tensor %v is traced in @%s: it has no values until the traced function runs", t.typ, t.Tracer().Name()))
+		}
+		t = c
 	}
 	l, err := t.buf.Literal()
 	if err != nil {
@@ -210,7 +232,7 @@ func (t *Tensor) Array() any { return t.Literal().Data }
 // it failed (a located *ir.Error); nil for traced tensors. Reads panic
 // with the same error.
 func (t *Tensor) Err() error {
-	if t == nil || t.buf == nil {
+	if t = t.concrete(); t == nil {
 		return nil
 	}
 	if e, ok := t.buf.(interface{ Err() error }); ok {
@@ -301,6 +323,9 @@ func (t *Tensor) String() string {
 		return "Tensor(nil)"
 	}
 	if t.buf == nil {
+		if c := t.concrete(); c != nil {
+			return c.String()
+		}
 		return fmt.Sprintf("Tensor(%v, traced)", t.typ)
 	}
 	head := fmt.Sprintf("Tensor(%v, %s)", t.typ, t.buf.Device().Name())

@@ -9,42 +9,65 @@ import (
 
 // traceSeq orders traces by creation. Nesting follows creation: a region
 // (a while body, a case branch) is always traced after the trace that
-// encloses it, so among the traces of an op's operands the newest is the
-// innermost one, and the op records there.
+// encloses it, and a gradient tape after the traces of the tensors it
+// differentiates, so among the traces of an op's operands the newest is
+// the innermost one, and the op records there.
 var traceSeq atomic.Uint64
+
+// traceKind is what a trace records for.
+type traceKind uint8
+
+const (
+	// rootTrace records a program: jit's traced function.
+	rootTrace traceKind = iota
+	// regionTrace records the closure of While, Cond or Switch.
+	regionTrace
+	// tapeTrace records the ops of a function being differentiated and
+	// also runs each one at the level below (tape.go).
+	tapeTrace
+)
 
 // Tracer records the ops applied to its symbolic tensors into an ir.Func.
 // jit makes a root tracer per traced function; While, Cond and Switch make
-// region tracers for the closures they are given. A Tracer is not safe
-// for use by several goroutines at once.
+// region tracers for the closures they are given; jit's Grad, VJP and JVP
+// make tapes (tape.go). A Tracer is not safe for use by several
+// goroutines at once.
 //
 // Closures: a tensor that an op in the trace uses but that does not belong
 // to it is captured as a new trailing parameter of the traced function.
 // For a root trace that is a concrete tensor the function closes over: it
 // becomes a parameter of the program, not a constant baked into it, and is
-// listed by Captured so that callers can pass it in. A region trace captures
-// concrete tensors and values of enclosing traces alike; the op that owns
-// the region passes them in as extra operands.
+// listed by Captured so that callers can pass it in. A region trace or a
+// tape captures concrete tensors and values of older traces alike; the op
+// that owns a region passes them in as extra operands, and a tape reads
+// them as constants of the function it differentiates.
 type Tracer struct {
 	fn       *ir.Func
 	seq      uint64
-	region   bool
+	kind     traceKind
 	done     bool
 	declared int       // parameters made by Param, before any capture
 	caps     []*Tensor // captured outer tensors, in parameter order
 	capParam map[any]*ir.Value
+	// primal is, for a tape, the tensor one level below that each value
+	// of fn stands for: what the op computed when it ran there.
+	primal map[*ir.Value]*Tensor
 }
 
 // NewTracer starts a root trace of a function with the given name.
-func NewTracer(name string) *Tracer { return newTracer(name, false) }
+func NewTracer(name string) *Tracer { return newTracer(name, rootTrace) }
 
-func newTracer(name string, region bool) *Tracer {
-	return &Tracer{
+func newTracer(name string, kind traceKind) *Tracer {
+	tr := &Tracer{
 		fn:       ir.NewFunc(name),
 		seq:      traceSeq.Add(1),
-		region:   region,
+		kind:     kind,
 		capParam: map[any]*ir.Value{},
 	}
+	if kind == tapeTrace {
+		tr.primal = map[*ir.Value]*Tensor{}
+	}
+	return tr
 }
 
 // Name is the traced function's name.
@@ -131,7 +154,7 @@ func (tr *Tracer) valueOf(t *Tensor, loc ir.Loc) (*ir.Value, error) {
 		if t.Tracer().done {
 			return nil, fmt.Errorf("tensor %v belongs to trace @%s, which has finished (a traced tensor escaped its function)", t.typ, t.Tracer().Name())
 		}
-		if !tr.region {
+		if tr.kind == rootTrace {
 			return nil, fmt.Errorf("tensor %v belongs to trace @%s, but this op records into trace @%s: tensors of two traces cannot be mixed", t.typ, t.Tracer().Name(), tr.Name())
 		}
 	}
@@ -142,30 +165,38 @@ func (tr *Tracer) valueOf(t *Tensor, loc ir.Loc) (*ir.Value, error) {
 	p := tr.fn.AddParam(t.Type(), loc)
 	tr.caps = append(tr.caps, t)
 	tr.capParam[k] = p
+	if tr.primal != nil {
+		tr.primal[p] = t
+	}
 	return p, nil
 }
 
 // pickTracer chooses where an op records: the newest of the traces of its
-// operands (and like's, for ops without operands) and the goroutine's
-// current trace, or nil to run eagerly when there is none. Operands of
-// another root trace are an error that names both.
+// operands (and like's, for ops without operands), or nil to run eagerly
+// when there is none. The trace travels with the tensors, as JAX's
+// tracers carry their trace: nesting (a region inside a traced function,
+// a gradient tape inside a jit trace) is the order in which traces were
+// opened, never a property of the calling goroutine, so eager ops pay
+// nothing for traces that other code has open. Operands of another root
+// trace are an error that names both.
 func pickTracer(like *Tensor, args []*Tensor) (*Tracer, error) {
 	var best *Tracer
 	// consider names the tensor (the reference tensor for i < 0) only when
 	// it fails: this runs on every eager op.
 	consider := func(t *Tensor, i int) error {
-		if t == nil || t.Tracer() == nil {
+		if t == nil || t.sym == nil {
 			return nil
 		}
-		if t.Tracer().done {
+		tr := t.sym.tr
+		if tr.done {
 			what := "the reference tensor"
 			if i >= 0 {
 				what = fmt.Sprintf("operand #%d", i)
 			}
-			return fmt.Errorf("%s belongs to trace @%s, which has finished (a traced tensor escaped its function)", what, t.Tracer().Name())
+			return fmt.Errorf("%s belongs to trace @%s, which has finished (a traced tensor escaped its function)", what, tr.Name())
 		}
-		if best == nil || t.Tracer().seq > best.seq {
-			best = t.Tracer()
+		if best == nil || tr.seq > best.seq {
+			best = tr
 		}
 		return nil
 	}
@@ -177,15 +208,10 @@ func pickTracer(like *Tensor, args []*Tensor) (*Tracer, error) {
 			return nil, err
 		}
 	}
-	// The goroutine's current trace wins over older traces: it was opened
-	// inside them (a region in the function that encloses it) and the op
-	// is part of its closure.
-	if cur := currentTracer(); cur != nil && !cur.done && (best == nil || best.seq < cur.seq) {
-		best = cur
-	}
-	if best == nil || best.region {
-		// A region captures what is not its own; enclosing traces check
-		// the captured tensors when the region's op records into them.
+	if best == nil || best.kind != rootTrace {
+		// A region or a tape captures what is not its own; enclosing
+		// traces check the captured tensors when the region's op (or the
+		// tape's lower-level op) records into them.
 		return best, nil
 	}
 	for i, a := range args {
