@@ -177,3 +177,35 @@ func CustomCall(attr ir.CustomCallAttr, args ...*Tensor) []*Tensor {
 	attr.ResultTypes = slices.Clone(attr.ResultTypes)
 	return emit(nil, ir.OpCustomCall, slices.Clone(args), attr)
 }
+
+// ForLoop runs body n times on the loop state, passing the iteration
+// number (an si32 scalar, 0 to n-1), and returns the final state, like
+// jax.lax.fori_loop. It is a While whose trip count is evident from its
+// shape (a counter from a constant, stepped by one, compared with a
+// constant), so gradients through it work (reverse mode needs the trip
+// count; see jit.Grad).
+func ForLoop(n int, body func(i *Tensor, state []*Tensor) []*Tensor, init ...*Tensor) []*Tensor {
+	loc := ir.CallerLoc()
+	if len(init) == 0 {
+		panic(ir.Errorf(loc, "while", "for loop without loop state"))
+	}
+	checkNotNil("while", init...)
+	if body == nil {
+		panic(ir.Errorf(loc, "while", "nil body"))
+	}
+	if n < 0 || n > 1<<31-1 {
+		panic(ir.Errorf(loc, "while", "for loop of %d iterations", n))
+	}
+	i0 := constantAt(init[0], ir.ScalarLiteral(ir.S32, 0))
+	out := While(
+		func(s []*Tensor) *Tensor { return Less(s[0], ScalarLike(s[0], float64(n))) },
+		func(s []*Tensor) []*Tensor {
+			next := body(s[0], slices.Clone(s[1:]))
+			if len(next) != len(init) {
+				panic(ir.Errorf(loc, "while", "body returns %d tensors, want %d (one per loop state tensor)", len(next), len(init)))
+			}
+			return append([]*Tensor{Add(s[0], ScalarLike(s[0], 1))}, next...)
+		},
+		append([]*Tensor{i0}, init...)...)
+	return out[1:]
+}
