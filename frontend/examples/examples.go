@@ -19,7 +19,8 @@ type Example interface {
 	// Doc is one line about the program.
 	Doc() string
 	// Func is the Go function to trace or call: one *tensor.Tensor
-	// parameter per spec, one *tensor.Tensor result.
+	// parameter per spec, one *tensor.Tensor result, or a slice of them
+	// whose first is the one to compare (a training step's loss).
 	Func() any
 	// Specs are the parameter types: the data, then the weights.
 	Specs() []ir.Type
@@ -29,6 +30,7 @@ type Example interface {
 
 var registry = []Example{
 	DefaultMLP(),
+	DefaultMLPTrain(),
 	DefaultCNN(),
 	SmallTransformer(),
 	GPT2Small(),

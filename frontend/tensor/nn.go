@@ -28,11 +28,12 @@ func GELU(x *Tensor) *Tensor {
 }
 
 // Softmax is exp(x) / sum(exp(x)) along axis, computed as
-// exp(x - max) / sum(exp(x - max)) so that large inputs do not overflow.
+// exp(x - max) / sum(exp(x - max)) so that large inputs do not overflow
+// (the max is a constant for gradients: its derivative is zero).
 func Softmax(x *Tensor, axis int) *Tensor {
 	defer named(opSoftmax)
 	checkNotNil(opSoftmax, x)
-	e := Exp(Sub(x, KeepDims(Max, x, axis)))
+	e := Exp(Sub(x, StopGradient(KeepDims(Max, x, axis))))
 	return Div(e, KeepDims(Sum, e, axis))
 }
 
@@ -41,7 +42,7 @@ func Softmax(x *Tensor, axis int) *Tensor {
 func LogSoftmax(x *Tensor, axis int) *Tensor {
 	defer named(opLogSoftmax)
 	checkNotNil(opLogSoftmax, x)
-	s := Sub(x, KeepDims(Max, x, axis))
+	s := Sub(x, StopGradient(KeepDims(Max, x, axis)))
 	return Sub(s, Log(KeepDims(Sum, Exp(s), axis)))
 }
 

@@ -191,3 +191,20 @@ func Apply(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 	}
 	return out, nil
 }
+
+// StopGradient is x, as a constant for every derivative being taken: no
+// gradient flows back through it (jax.lax.stop_gradient). It costs
+// nothing: a tensor being differentiated gives its value one level below,
+// which the derivative's tape captures as a constant. Stable softmax uses
+// it on the max it subtracts, whose gradient is zero in exact arithmetic.
+func StopGradient(x *Tensor) *Tensor {
+	checkNotNil("stop_gradient", x)
+	for x.sym != nil && x.sym.tr.kind == tapeTrace {
+		if x.sym.tr.done {
+			panic(fail("stop_gradient", "tensor %v belongs to trace @%s, which has finished (a traced tensor escaped its function)", x.typ, x.sym.tr.Name()))
+		}
+		p := x.sym.primal
+		x = &Tensor{typ: p.typ, buf: p.buf, sym: p.sym, meta: x.meta}
+	}
+	return x
+}
