@@ -15,6 +15,7 @@ import (
 type opStatus struct {
 	name, doc, arity, attr        string
 	shape, eval, lower, cpuPlugin bool
+	grad                          string // ir.OpInfo.GradStatus
 }
 
 func opRows() []opStatus {
@@ -40,6 +41,7 @@ func opRows() []opStatus {
 			name: info.Name, doc: info.Doc, arity: arity, attr: attr,
 			shape: info.Infer != nil, eval: info.Eval != nil, lower: lowering.HasRule(op),
 			cpuPlugin: codegen.Handles("stablehlo." + info.Name),
+			grad:      info.GradStatus(),
 		})
 	}
 	return rows
@@ -63,9 +65,9 @@ func runOps(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "OP\tOPERANDS\tATTRIBUTE\tSHAPE RULE\tEVALUATOR\tLOWERING\tCPU PLUGIN\tDOC")
+	fmt.Fprintln(tw, "OP\tOPERANDS\tATTRIBUTE\tSHAPE RULE\tEVALUATOR\tLOWERING\tCPU PLUGIN\tGRADIENT\tDOC")
 	for _, r := range opRows() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), r.doc)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), r.grad, r.doc)
 	}
 	return tw.Flush()
 }
@@ -79,11 +81,14 @@ func opsMarkdown() string {
 	b.WriteString("Generated from the op table (`ir/ops.go`). Element type names: i1, si8–si64, ui8–ui64, f16, bf16, f32, f64, c64, c128. ")
 	b.WriteString("Attributes are printed in `.sir` text as `{field = value, ...}` with the field names of the attribute struct. ")
 	b.WriteString("The CPU plugin column says whether the Stela CPU plugin's code generator compiles the op on at least one element type ")
-	b.WriteString("(on every element type the op accepts; custom_call only for the check.* targets and @Sharding).\n\n")
-	b.WriteString("| op | operands | attribute | shape rule | evaluator | lowering | CPU plugin | semantics |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("(on every element type the op accepts; custom_call only for the check.* targets and @Sharding). ")
+	b.WriteString("The gradient column is the op's autodiff status (`ir/autodiff.go`, `passes/autodiff`): `vjp+jvp` has a reverse-mode and a forward-mode rule, ")
+	b.WriteString("`not differentiable` has no derivative (asking for one through it is an error at the op's Go line); ")
+	b.WriteString("every rule is checked against finite differences in f64 and against JAX's jax.vjp/jax.jvp.\n\n")
+	b.WriteString("| op | operands | attribute | shape rule | evaluator | lowering | CPU plugin | gradient | semantics |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range opRows() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), strings.ReplaceAll(r.doc, "|", `\|`))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), r.grad, strings.ReplaceAll(r.doc, "|", `\|`))
 	}
 	b.WriteString("\n## Attribute fields\n\n")
 	seen := map[string]bool{}
