@@ -146,6 +146,9 @@ type entry struct {
 	// is on dev itself: copied once, when the signature was compiled.
 	copies []*tensor.Tensor
 	layout []int // per result of fn: -1 tensor, n slice of n; error last
+	// traced is the function as traced, before the passes, kept under
+	// STELA_DEBUG=nans to run it again op by op when a result has a NaN.
+	traced *ir.Func
 }
 
 // sigPart is one element of a signature, for explaining recompiles.
@@ -401,6 +404,9 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 	if dump != "" {
 		c.dump(dump, "before.sir", stableText(f))
 	}
+	if env.Debug().NaNs {
+		e.traced = ir.CloneFunc(f)
+	}
 	m := &ir.Module{Funcs: []*ir.Func{f}}
 	if _, err := passes.Run(m, c.cfg.pipeline, passes.Options{}); err != nil {
 		return nil, err
@@ -534,6 +540,33 @@ func (e *entry) place(a callArgs, captured []*tensor.Tensor) error {
 	return nil
 }
 
+// findNaN is STELA_DEBUG=nans for a compiled call: when a result has a
+// NaN and no argument does, it runs the traced function again op by op,
+// which stops at the first op that makes one, with its Go line.
+func (e *entry) findNaN(rs, args []tensor.Buffer) error {
+	bad := -1
+	for i, b := range rs {
+		if tensor.FirstNaN(tensor.FromBuffer(b)) >= 0 {
+			bad = i
+			break
+		}
+	}
+	if bad < 0 {
+		return nil
+	}
+	in := make([]*tensor.Tensor, len(args))
+	for i, b := range args {
+		in[i] = tensor.FromBuffer(b)
+		if tensor.FirstNaN(in[i]) >= 0 {
+			return nil // the NaN came in with the arguments
+		}
+	}
+	if _, err := tensor.Apply(e.traced, in...); err != nil {
+		return err
+	}
+	return fmt.Errorf("result #%d has a NaN (STELA_DEBUG=nans), but no op makes one when @%s runs op by op: the compiled program computes differently", bad, e.traced.Name)
+}
+
 // capturedName describes the captured tensor t, the i-th, in errors.
 func capturedName(i int, t *tensor.Tensor) string {
 	return fmt.Sprintf("captured tensor #%d (%v)", i, t.Type())
@@ -582,6 +615,11 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if e.traced != nil {
+		if err := e.findNaN(rs, bufs); err != nil {
+			return nil, err
+		}
 	}
 	outs := make([]reflect.Value, c.ft.NumOut())
 	k := 0

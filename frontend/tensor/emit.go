@@ -78,7 +78,12 @@ func emitAt(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, a
 	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 {
 		// The eager fast path finds the call site only if something fails:
 		// unwinding the stack would cost more than a cached dispatch.
-		return eagerFast(dst, dev, r, loc, op, args, attr, committed)
+		n := len(dst)
+		dst = eagerFast(dst, dev, r, loc, op, args, attr, committed)
+		if debugNaNs() {
+			checkNaNs(here(), op, args, dst[n:])
+		}
+		return dst
 	}
 	loc = here()
 	name := op.String()
@@ -97,11 +102,15 @@ func emitAt(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, a
 	if len(rs) != len(outs) {
 		panic(ir.Errorf(loc, name, "internal error: device %s returned %d results, want %d", dev.Name(), len(rs), len(outs)))
 	}
+	n := len(dst)
 	for i, b := range rs {
 		if !b.Type().Equal(outs[i].Type) {
 			panic(ir.Errorf(loc, name, "internal error: device %s returned %v for result #%d, want %v", dev.Name(), b.Type(), i, outs[i].Type))
 		}
 		dst = append(dst, FromResult(b, committed))
+	}
+	if debugNaNs() {
+		checkNaNs(loc, op, args, dst[n:])
 	}
 	return dst
 }

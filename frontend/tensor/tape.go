@@ -183,7 +183,7 @@ func Apply(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, inDerivative(err, f)
 	}
 	out := make([]*Tensor, len(f.Results))
 	for i, r := range f.Results {
