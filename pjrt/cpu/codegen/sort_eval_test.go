@@ -142,6 +142,24 @@ func TestSortOpMatchesEvaluator(t *testing.T) {
 	evalAndCompareBy(t, sameBytes, b.f, names, args...)
 }
 
+// TestSortOpLongRows sorts rows longer than any merge width above (not a
+// power of two), with many ties and NaNs, against the evaluator.
+func TestSortOpLongRows(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(8, 1))
+	kt, pt := ir.TensorOf(ir.F32, 2, 1337), ir.TensorOf(ir.S32, 2, 1337)
+	keys := sortKeysAny(r, kt)
+	pos := ir.Zeros(pt)
+	for i := range pos.Len() {
+		pos.SetElem(i, int32(i%1337))
+	}
+	b := newBuilder(t, "long", kt, pt)
+	asc := b.emitN(ir.OpSort, ir.SortAttr{Dim: 1, IsStable: true}, []*ir.Func{sortRegion(t, "asc", 0, ir.F32, ir.S32)}, b.f.Params...)
+	desc := b.emitN(ir.OpSort, ir.SortAttr{Dim: 1, IsStable: true}, []*ir.Func{sortRegion(t, "desc", 0, ir.F32, ir.S32)}, b.f.Params...)
+	b.f.Return(append(asc, desc...)...)
+	evalAndCompareBy(t, sameBytes, b.f, []checked{{"asc keys", -1}, {"asc positions", -1}, {"desc keys", -1}, {"desc positions", -1}}, keys, pos)
+}
+
 func typesOf(vs []*ir.Value) []ir.DType {
 	out := make([]ir.DType, len(vs))
 	for i, v := range vs {
