@@ -95,6 +95,9 @@ func positions(name string, x *Tensor, a int) *Tensor {
 	return IotaLike(x, ir.S32, x.typ.Shape, a)
 }
 
+// sortKeys is a stable sort of operands along axis by the first numKeys of
+// them in the built-in order (see keysRegion); name is the function the
+// user called, for errors.
 func sortKeys(name string, operands []*Tensor, axis, numKeys int, descending bool) []*Tensor {
 	a := sortOp(name, operands, axis)
 	if numKeys < 1 || numKeys > len(operands) {
@@ -105,9 +108,10 @@ func sortKeys(name string, operands []*Tensor, axis, numKeys int, descending boo
 }
 
 // Sort sorts x along axis in ascending order: jnp.sort(x, axis) and
-// jax.lax.sort(x, dimension=axis). NaNs go last; -0 and +0 are equal and
-// keep their order; complex numbers sort by real part, then imaginary
-// part; i1 puts false first.
+// jax.lax.sort(x, dimension=axis), and for real types numpy.sort(x, axis).
+// NaNs go last; equal elements (-0 and +0, NaNs among themselves) keep
+// their order; complex numbers sort by real part, then imaginary part
+// (each NaN last, as in JAX); i1 puts false first.
 func Sort(x *Tensor, axis int) *Tensor {
 	defer named(opSort)
 	return sortKeys(opSort, []*Tensor{x}, axis, 1, false)[0]
