@@ -236,6 +236,16 @@ type ScatterAttr struct {
 	UniqueIndices              bool  `sir:"unique_indices,omitempty"`
 }
 
+// SortAttr: the dimension to sort along and whether the sort must be
+// stable. The comparator region takes (lhs0, rhs0, lhs1, rhs1, ...), one
+// pair of scalars per operand, and returns i1 true when lhs goes before rhs.
+// Stela's evaluator and CPU plugin always sort stably; IsStable = false
+// only lets another backend order equivalent elements as it likes.
+type SortAttr struct {
+	Dim      int  `sir:"dim"`
+	IsStable bool `sir:"is_stable,omitempty"`
+}
+
 // CustomCallAttr: the call target, its result types (they cannot be
 // inferred), and whether it has side effects (then DCE and CSE keep it).
 type CustomCallAttr struct {

@@ -987,3 +987,85 @@ func jvpScatter(a *AD, t []*Value) []*Value {
 	}
 	return linearJVP(0, 2)(a, t)
 }
+
+// sortPermutation sorts, as a.In does, an iota along the sort dimension
+// with the operands (the comparator ignores it) and returns where each
+// sorted element came from, as full index vectors into the operands:
+// shape operand shape + [rank], si32.
+func sortPermutation(a *AD) *Value {
+	at := a.Attr().(SortAttr)
+	x := a.In.Args[0].Type
+	n := len(a.In.Args)
+	cmp := a.In.Regions[0]
+	ext := NewFunc(cmp.Name, slices.Concat(typesOf(cmp.Params), []Type{Scalar(S32), Scalar(S32)})...)
+	for _, p := range ext.Params {
+		p.SetParamLoc(a.Loc)
+	}
+	ext.Return(NewBuilder(ext, a.Loc).Inline(cmp, ext.Params[:2*n]...)...)
+	args := make([]*Value, 0, n+1)
+	for i := range n {
+		args = append(args, a.Arg(i))
+	}
+	iota := func(d int) *Value { return a.Emit1(OpIota, nil, IotaAttr{Type: x.WithDType(S32), Dim: d}) }
+	args = append(args, iota(at.Dim))
+	perm := a.Emit(OpSort, args, at, ext)[n]
+	idx := make([]*Value, x.Rank())
+	col := append(slices.Clone(x.Shape), 1)
+	for d := range x.Rank() {
+		v := perm
+		if d != at.Dim {
+			v = iota(d)
+		}
+		idx[d] = a.Reshape(v, col...)
+	}
+	return a.Emit1(OpConcatenate, idx, ConcatenateAttr{Dim: x.Rank()})
+}
+
+// fullIndexDims are the gather/scatter dimension numbers that address
+// single elements of a rank-r operand with full index vectors.
+func fullIndexDims(r int) (collapsed, startMap []int) {
+	return allArgs(r), allArgs(r)
+}
+
+// vjpSort sends each sorted element's cotangent back to where it came
+// from.
+func vjpSort(a *AD, ct []*Value) []*Value {
+	out := make([]*Value, len(a.In.Args))
+	if noCotangent(ct) {
+		return out
+	}
+	idx := sortPermutation(a)
+	r := a.In.Args[0].Type.Rank()
+	all, _ := fullIndexDims(r)
+	for i, c := range ct {
+		if c == nil || !a.Need(i) {
+			continue
+		}
+		sa := ScatterAttr{InsertedWindowDims: all, ScatterDimsToOperandDims: all, IndexVectorDim: r, UniqueIndices: true}
+		out[i] = a.Emit1(OpScatter, []*Value{a.ZerosLike(a.Arg(i)), idx, c}, sa, BinaryRegion(OpAdd, c.Type.DType, a.Loc))
+	}
+	return out
+}
+
+// jvpSort sorts the tangents the way the operands were sorted.
+func jvpSort(a *AD, t []*Value) []*Value {
+	out := make([]*Value, len(a.In.Results))
+	if noCotangent(t) {
+		return out
+	}
+	idx := sortPermutation(a)
+	x := a.In.Args[0].Type
+	all, _ := fullIndexDims(x.Rank())
+	ones := make([]int, x.Rank())
+	for i := range ones {
+		ones[i] = 1
+	}
+	for i, tt := range t {
+		if tt == nil {
+			continue
+		}
+		ga := GatherAttr{CollapsedSliceDims: all, StartIndexMap: all, IndexVectorDim: x.Rank(), SliceSizes: ones}
+		out[i] = a.Emit1(OpGather, []*Value{tt, idx}, ga)
+	}
+	return out
+}

@@ -1248,6 +1248,33 @@ func inferScatter(args []Type, attr any, regions []*Func) ([]Type, error) {
 	return copyTypes(inputs), nil
 }
 
+// inferSort follows StableHLO sort: operands of one shape (any element
+// types), a dimension in range (Stela takes only the non-negative form),
+// and a comparator over one pair of scalars per operand that returns i1[].
+func inferSort(args []Type, attr any, regions []*Func) ([]Type, error) {
+	a := attr.(SortAttr)
+	x := args[0]
+	for k, t := range args {
+		if !ShapeEqual(t.Shape, x.Shape) {
+			return nil, fmt.Errorf("operand #%d has type %v, operand #0 has %v: want the same shape", k, t, x)
+		}
+	}
+	if x.Rank() == 0 {
+		return nil, fmt.Errorf("operands are scalars (%v): want rank at least 1", x)
+	}
+	if a.Dim < 0 || a.Dim >= x.Rank() {
+		return nil, fmt.Errorf("dim %d is out of range for operand %v (rank %d)", a.Dim, x, x.Rank())
+	}
+	pairs := make([]Type, 0, 2*len(args))
+	for _, t := range args {
+		pairs = append(pairs, Scalar(t.DType), Scalar(t.DType))
+	}
+	if _, err := checkRegionSig("comparator", regions[0], pairs, []Type{Scalar(Bool)}); err != nil {
+		return nil, err
+	}
+	return copyTypes(args), nil
+}
+
 // Control flow and extension.
 
 func inferWhile(args []Type, _ any, regions []*Func) ([]Type, error) {

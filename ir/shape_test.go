@@ -377,6 +377,24 @@ func ruleCases() []ruleCase {
 		{name: "scatter/batching sizes", op: OpScatter, args: tys("f32[3,10,4]", "si32[2,5,1]", "f32[2,5,4]"), attr: batchScatter, regions: []*Func{adder(F32)}, wantErr: "batching dimension sizes differ: operand dim 0 is 3, indices dim 0 is 2"},
 		{name: "scatter/inputs differ", op: OpScatter, args: tys("f32[4]", "f32[5]", "si32[2,1]", "f32[2]", "f32[2]"), attr: ScatterAttr{}, regions: []*Func{adder(F32, F32)}, wantErr: "input #1 has type f32[5], input #0 has f32[4]"},
 
+		// sort
+		{name: "sort/one operand", op: OpSort, args: tys("f32[3,4]"), attr: SortAttr{Dim: 1}, regions: []*Func{constTrue(tys("f32[]", "f32[]")...)}, want: tys("f32[3,4]")},
+		{name: "sort/operands of mixed types", op: OpSort, args: tys("c64[5]", "si32[5]", "i1[5]"), attr: SortAttr{Dim: 0, IsStable: true},
+			regions: []*Func{constTrue(tys("c64[]", "c64[]", "si32[]", "si32[]", "i1[]", "i1[]")...)}, want: tys("c64[5]", "si32[5]", "i1[5]")},
+		{name: "sort/empty dimension", op: OpSort, args: tys("ui8[0,3]"), attr: SortAttr{Dim: 0}, regions: []*Func{constTrue(tys("ui8[]", "ui8[]")...)}, want: tys("ui8[0,3]")},
+		{name: "sort/shapes differ", op: OpSort, args: tys("f32[3,4]", "si32[4,3]"), attr: SortAttr{Dim: 0}, regions: []*Func{constTrue(tys("f32[]", "f32[]", "si32[]", "si32[]")...)},
+			wantErr: "operand #1 has type si32[4,3], operand #0 has f32[3,4]: want the same shape"},
+		{name: "sort/scalar", op: OpSort, args: tys("f32[]"), attr: SortAttr{Dim: 0}, regions: []*Func{constTrue(tys("f32[]", "f32[]")...)}, wantErr: "operands are scalars (f32[]): want rank at least 1"},
+		{name: "sort/dim too large", op: OpSort, args: tys("f32[3,4]"), attr: SortAttr{Dim: 2}, regions: []*Func{constTrue(tys("f32[]", "f32[]")...)}, wantErr: "dim 2 is out of range for operand f32[3,4] (rank 2)"},
+		{name: "sort/dim negative", op: OpSort, args: tys("f32[3,4]"), attr: SortAttr{Dim: -1}, regions: []*Func{constTrue(tys("f32[]", "f32[]")...)}, wantErr: "dim -1 is out of range"},
+		{name: "sort/comparator parameters", op: OpSort, args: tys("f32[3]", "si32[3]"), attr: SortAttr{}, regions: []*Func{constTrue(tys("f32[]", "si32[]", "f32[]", "si32[]")...)},
+			wantErr: "comparator region takes (f32[], si32[], f32[], si32[]), want (f32[], f32[], si32[], si32[])"},
+		{name: "sort/comparator not scalar", op: OpSort, args: tys("f32[3]"), attr: SortAttr{}, regions: []*Func{constTrue(tys("f32[3]", "f32[3]")...)},
+			wantErr: "comparator region takes (f32[3], f32[3]), want (f32[], f32[])"},
+		{name: "sort/comparator result", op: OpSort, args: tys("f32[3]"), attr: SortAttr{}, regions: []*Func{passThrough(tys("f32[]", "f32[]")...)},
+			wantErr: "comparator region returns (f32[], f32[]), want (i1[])"},
+		{name: "sort/no operands", op: OpSort, attr: SortAttr{}, regions: []*Func{constTrue()}, wantErr: "has 0 operands, want at least 1"},
+
 		// while
 		{name: "while/two state values", op: OpWhile, args: tys("si32[]", "f32[3]"), regions: []*Func{constTrue(tys("si32[]", "f32[3]")...), passThrough(tys("si32[]", "f32[3]")...)}, want: tys("si32[]", "f32[3]")},
 		{name: "while/no state", op: OpWhile, regions: []*Func{constTrue(), passThrough()}, want: []Type{}},
@@ -505,7 +523,7 @@ func TestEveryRuleImplemented(t *testing.T) {
 		switch op {
 		case OpSelect, OpClamp, OpBitcastConvert, OpBroadcastInDim, OpReshape, OpTranspose, OpSlice,
 			OpDynamicSlice, OpDynamicUpdateSlice, OpConcatenate, OpPad, OpReverse, OpDotGeneral, OpReduce,
-			OpReduceWindow, OpConvolution, OpGather, OpScatter, OpWhile, OpCase, OpCustomCall, OpComposite:
+			OpReduceWindow, OpConvolution, OpGather, OpScatter, OpSort, OpWhile, OpCase, OpCustomCall, OpComposite:
 			if !covered[op] {
 				t.Errorf("%v has no valid case in ruleCases", op)
 			}

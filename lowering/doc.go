@@ -19,9 +19,9 @@
 //   - compare's NOTYPE becomes the compare_type JAX writes: FLOAT for
 //     floats and complex, SIGNED for signed integers, UNSIGNED for
 //     unsigned integers and i1;
-//   - regions (reduce, reduce_window and scatter bodies, while's cond and
-//     body) are isolated ir Funcs whose parameters become block
-//     arguments; case branches take no block arguments in StableHLO, so
+//   - regions (reduce, reduce_window and scatter bodies, sort comparators,
+//     while's cond and body) are isolated ir Funcs whose parameters become
+//     block arguments; case branches take no block arguments in StableHLO, so
 //     each branch is lowered with its parameters standing for the lowered
 //     operands it would receive, which the branch then captures;
 //   - a composite becomes stablehlo.composite naming a private func.func

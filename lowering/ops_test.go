@@ -296,6 +296,32 @@ func opCases() []opCase {
 					ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1, UniqueIndices: true},
 					[]*ir.Value{b.p(0), b.p(1), b.p(2)}, adder(t, ir.F32))...)
 			}},
+		{name: "sort", op: ir.OpSort, want: "stablehlo.sort",
+			attrs: map[string]string{"dimension": "1 : i64", "is_stable": "true"},
+			types: "tensor<2x5xf32>, tensor<2x5xi32>",
+			build: func(t *testing.T) *ir.Func {
+				// Keys with their positions, NaNs last (as jnp.argsort).
+				b := newFB(t, "argsort", tt(ir.F32, 2, 5), tt(ir.S32, 2, 5))
+				f, i := ir.Scalar(ir.F32), ir.Scalar(ir.S32)
+				less := region(t, "less", []ir.Type{f, f, i, i}, func(r *fb) []*ir.Value {
+					lt := r.e1(ir.OpCompare, ir.CompareAttr{Direction: ir.CmpLT}, r.p(0), r.p(1))
+					aNaN := r.e1(ir.OpCompare, ir.CompareAttr{Direction: ir.CmpNE}, r.p(0), r.p(0))
+					bNaN := r.e1(ir.OpCompare, ir.CompareAttr{Direction: ir.CmpNE}, r.p(1), r.p(1))
+					return []*ir.Value{r.e1(ir.OpOr, nil, lt, r.e1(ir.OpAnd, nil, r.e1(ir.OpNot, nil, aNaN), bNaN))}
+				})
+				return b.ret(b.emit(ir.OpSort, ir.SortAttr{Dim: 1, IsStable: true}, []*ir.Value{b.p(0), b.p(1)}, less)...)
+			}},
+		{name: "sort_unstable", op: ir.OpSort, want: "stablehlo.sort",
+			attrs: map[string]string{"dimension": "0 : i64", "is_stable": "false"},
+			types: "tensor<4xui16>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "sort", tt(ir.U16, 4))
+				u := ir.Scalar(ir.U16)
+				greater := region(t, "greater", []ir.Type{u, u}, func(r *fb) []*ir.Value {
+					return []*ir.Value{r.e1(ir.OpCompare, ir.CompareAttr{Direction: ir.CmpGT}, r.p(0), r.p(1))}
+				})
+				return b.ret(b.emit(ir.OpSort, ir.SortAttr{Dim: 0}, []*ir.Value{b.p(0)}, greater)...)
+			}},
 		{name: "while", op: ir.OpWhile, want: "stablehlo.while", types: "tensor<i32>, tensor<4xf32>",
 			build: func(t *testing.T) *ir.Func {
 				b := newFB(t, "loop", tt(ir.S32), tt(ir.F32, 4))

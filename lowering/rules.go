@@ -92,6 +92,7 @@ func init() {
 		ir.OpConvolution:  lowerConvolution,
 		ir.OpGather:       lowerGather,
 		ir.OpScatter:      lowerScatter,
+		ir.OpSort:         lowerSort,
 
 		// Control flow and extension.
 		ir.OpWhile:      lowerWhile,
@@ -373,6 +374,20 @@ func lowerScatter(c *ctx) ([]*stablehlo.Value, error) {
 	// Operands (inputs..., indices, updates...) and the update region's
 	// (current..., update...) scalars are StableHLO's order.
 	o := c.op("stablehlo.scatter", c.args, attrs...)
+	if err := c.region(o, c.in.Regions[0]); err != nil {
+		return nil, err
+	}
+	return o.Results, nil
+}
+
+func lowerSort(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.SortAttr)
+	// The comparator takes (lhs0, rhs0, lhs1, rhs1, ...) as rank-0
+	// tensors, as in StableHLO. is_stable is written out either way, as
+	// JAX does.
+	o := c.op("stablehlo.sort", c.args,
+		stablehlo.NA("dimension", stablehlo.I64Attr(int64(a.Dim))),
+		stablehlo.NA("is_stable", stablehlo.BoolAttr(a.IsStable)))
 	if err := c.region(o, c.in.Regions[0]); err != nil {
 		return nil, err
 	}

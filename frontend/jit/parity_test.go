@@ -138,6 +138,20 @@ func TestEagerCompiledReferenceParity(t *testing.T) {
 			return []*tensor.Tensor{tensor.Conv2D(img, k, tensor.Conv2DOptions{}),
 				tensor.MaxPool2D(img, [2]int{2, 2}, [2]int{2, 2}, tensor.Padding{}), tensor.AvgPool2D(img, [2]int{2, 2}, [2]int{1, 1}, tensor.Padding{})}
 		}, []*tensor.Tensor{x}},
+		{"sort", func(in []*tensor.Tensor) []*tensor.Tensor {
+			return []*tensor.Tensor{tensor.Sort(in[0], 2), tensor.SortDescending(in[0], 0), tensor.ArgSort(in[0], 1), tensor.ArgSortDescending(in[0], -1)}
+		}, []*tensor.Tensor{tensor.Floor(x)}}, // ties
+		{"sort_keys", func(in []*tensor.Tensor) []*tensor.Tensor {
+			v, i := tensor.TopK(in[0], 2)
+			return append(tensor.SortMany([]*tensor.Tensor{in[2], in[0], in[1]}, 1, 2), v, i, tensor.ArgSort(in[2], 0))
+		}, []*tensor.Tensor{i32, j32, b}},
+		{"sort_func", func(in []*tensor.Tensor) []*tensor.Tensor {
+			// By distance from a scalar the comparator captures.
+			c := tensor.ScalarLike(in[0], 1)
+			return tensor.SortFunc([]*tensor.Tensor{in[0], tensor.IotaLike(in[0], ir.S32, in[0].Shape(), 1)}, 1, func(a, b []*tensor.Tensor) *tensor.Tensor {
+				return tensor.Less(tensor.Abs(tensor.Sub(a[0], c)), tensor.Abs(tensor.Sub(b[0], c)))
+			})
+		}, []*tensor.Tensor{m}},
 		{"while", func(in []*tensor.Tensor) []*tensor.Tensor {
 			return tensor.While(func(s []*tensor.Tensor) *tensor.Tensor { return tensor.Less(s[0], tensor.ScalarLike(s[0], 5)) },
 				func(s []*tensor.Tensor) []*tensor.Tensor {

@@ -45,6 +45,13 @@ const (
 	opExpandDims = "expand_dims"
 	opSqueeze    = "squeeze"
 	opSliceAxis  = "slice_axis"
+
+	opSort              = "sort"
+	opSortDescending    = "sort_descending"
+	opArgSort           = "argsort"
+	opArgSortDescending = "argsort_descending"
+	opSortMany          = "sort_many"
+	opTopK              = "top_k"
 )
 
 // composites are the names above: a located error whose op starts with one
@@ -54,6 +61,7 @@ var composites = map[string]bool{
 	opSum: true, opProd: true, opMax: true, opMin: true, opMean: true, opKeepDims: true,
 	opArgMax: true, opArgMin: true, opMatMul: true, opConv2D: true, opMaxPool2D: true, opAvgPool2D: true,
 	opTake: true, opScatterAdd: true, opWhere: true, opExpandDims: true, opSqueeze: true, opSliceAxis: true,
+	opSort: true, opSortDescending: true, opArgSort: true, opArgSortDescending: true, opSortMany: true, opTopK: true,
 }
 
 // named is deferred by composite op functions: a located error panicking

@@ -293,6 +293,8 @@ func gradCases() []gradCase {
 				w := b.Mul(z, b.Convert(p[0], ir.C128))
 				return []*ir.Value{b.Unary(ir.OpImag, b.Mul(w, w))}
 			})},
+		sortCase("sort", 1, 1),
+		sortCase("sort/keys-and-values", 0, 2),
 		whileCase(),
 		caseCase(),
 		compositeCase(),
@@ -302,6 +304,28 @@ func gradCases() []gradCase {
 			})},
 	}
 	return cs
+}
+
+// sortCase sorts along dim n operands of one shape by the first
+// (ascending), all of them differentiated.
+func sortCase(name string, dim, n int) gradCase {
+	ps := make([]ir.Type, n)
+	gs := make([]func(*rand.Rand, ir.Type) *ir.Literal, n)
+	wrt := make([]int, n)
+	for i := range ps {
+		ps[i], gs[i], wrt[i] = f64(3, 4), distinct, i
+	}
+	return gradCase{name: name, op: ir.OpSort, wrt: wrt, gen: gs,
+		f: build("sort", ps, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+			sc := make([]ir.Type, 2*n)
+			for i := range sc {
+				sc[i] = ir.Scalar(ir.F64)
+			}
+			cmp := ir.NewFunc("less", sc...)
+			cb := ir.NewBuilder(cmp, testLoc)
+			cmp.Return(cb.Compare(ir.CmpLT, cmp.Params[0], cmp.Params[1]))
+			return b.Emit(ir.OpSort, p, ir.SortAttr{Dim: dim, IsStable: true}, cmp)
+		})}
 }
 
 func reduceCase(name string, op ir.Op, gen func(*rand.Rand, ir.Type) *ir.Literal) gradCase {

@@ -387,14 +387,14 @@ var knownDiffs = []*knownDiff{
 
 	// NaN payloads.
 	{
-		cases: regexp.MustCompile(`^(select|reduce_precision|concatenate|pad|reverse|dynamic_slice|dynamic_update_slice|gather|scatter)/bf16/`),
+		cases: regexp.MustCompile(`^(select|reduce_precision|concatenate|pad|reverse|dynamic_slice|dynamic_update_slice|gather|scatter|sort)/bf16/`),
 		when: func(e elemDiff) bool {
 			return math.IsNaN(ir.ToFloat64(ir.BF16, e.stela)) && ir.ElemBits(ir.BF16, e.xla)&0x7fff == 0x7fc0
 		},
 		kind: "semantics",
 		why: "bf16 NaN payloads: XLA's CPU compiler runs most bf16 ops, data movement included (concatenate, " +
-			"pad, reverse, dynamic_slice, dynamic_update_slice, gather, scatter, select with a scalar predicate, " +
-			"reduce_precision), in f32 and converts back with the canonical NaN 0x7fc0; the spec moves bits as they are",
+			"pad, reverse, dynamic_slice, dynamic_update_slice, gather, scatter, sort, select with a scalar " +
+			"predicate, reduce_precision), in f32 and converts back with the canonical NaN 0x7fc0; the spec moves bits as they are",
 	},
 
 	// XLA's default (fusion) emitters.

@@ -33,6 +33,7 @@ func structuralCases() []*tcase {
 		cs = append(cs, computeCases(d)...)
 	}
 	cs = append(cs, indexCases()...)
+	cs = append(cs, sortCases()...)
 	cs = append(cs, controlCases()...)
 	return cs
 }
