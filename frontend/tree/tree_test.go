@@ -762,7 +762,9 @@ func TestContains(t *testing.T) {
 		{reflect.TypeFor[[]float64](), false},
 		{reflect.TypeFor[func(T) T](), false},
 		{reflect.TypeFor[chan T](), false},
-		{reflect.TypeFor[struct{ W T `stela:"-"` }](), false},
+		{reflect.TypeFor[struct {
+			W T `stela:"-"`
+		}](), false},
 		{reflect.TypeFor[struct{ mu sync.Mutex }](), false},
 		{nil, false},
 	} {
