@@ -25,7 +25,10 @@ import (
 // The format is meant for comparison and for reading in debug output, not
 // for parsing: for example
 //
-//	main.MLP {Layers:[2|*{W:T B:T},*{W:T B:_}] Act:"gelu"}
+//	main.MLP {Layers:[2|{W:T B:T},{W:T B:_}] Act:"relu"}
+//
+// for an MLP{Layers []Linear; Act string} of two layers, the second
+// without a bias (see the package example).
 func Structure(t any) (string, error) {
 	v := reflect.ValueOf(t)
 	if !v.IsValid() {

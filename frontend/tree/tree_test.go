@@ -823,3 +823,56 @@ func TestConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// gpt is a GPT-2-small-shaped tree: 12 blocks of 12 tensors, embeddings and
+// a final norm, 148 leaves (the tensors are tiny: walks do not look at them).
+type gptBlock struct {
+	LN1, LN2       Linear
+	QKV, Proj      Linear
+	MLPUp, MLPDown Linear
+}
+
+type gpt struct {
+	WTE, WPE *tensor.Tensor
+	Blocks   []gptBlock
+	LNF      Linear
+	Config   Config
+}
+
+func newGPT() gpt {
+	x := vec(1)
+	l := Linear{x, x}
+	g := gpt{WTE: x, WPE: x, LNF: l, Config: Config{Hidden: 768, Names: []string{"gpt2"}, Scale: 1}}
+	for range 12 {
+		g.Blocks = append(g.Blocks, gptBlock{l, l, l, l, l, l})
+	}
+	return g
+}
+
+func BenchmarkFlatten(b *testing.B) {
+	g := newGPT()
+	for b.Loop() {
+		if _, err := tree.Flatten(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkStructure(b *testing.B) {
+	g := newGPT()
+	for b.Loop() {
+		if _, err := tree.Structure(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkUnflatten(b *testing.B) {
+	g := newGPT()
+	leaves, _ := tree.Flatten(g)
+	for b.Loop() {
+		if _, err := tree.Unflatten(g, leaves); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
