@@ -27,7 +27,8 @@
 //   - An interface is the tree of its dynamic value.
 //   - Any other value is a static leaf: a number, string, bool, func, or a
 //     struct, slice or map that holds no tensors (a config). Static leaves
-//     are part of the structure and are copied as they are.
+//     are part of the structure, described by their exported contents, and
+//     are copied as they are.
 //
 // Paths join the elements with dots: "Layers.0.W", "Embed.W",
 // "opt.m.Layers.1.B". They are the keys of checkpoints
@@ -36,11 +37,17 @@
 // Trees must be finite: a pointer, slice or map that contains itself is an
 // error. A pointer reached twice along different ways (two layers sharing
 // one *Linear) is visited twice, and Unflatten and Map give each visit its
-// own copy, as JAX does. Reflection can neither see nor set unexported
-// fields: an unexported field whose type can hold tensors is an error
-// naming the type and the field (tag it `stela:"-"` if it is not part of
-// the tree). An embedded struct of an unexported type is fine: its exported
-// fields are reachable, as Go promotes them.
+// own copy, as JAX does.
+//
+// Unexported fields are not part of the tree: they are copied as they are
+// with their struct, and Structure leaves them out (as encoding/json does),
+// so a model may keep a *rand.Rand or a logger in one. But reflection
+// cannot set them, so one that holds tensors is an error naming the type
+// and the field: by its type (an unexported *tensor.Tensor, []Linear), or,
+// when its type could hold tensors only through an interface (an
+// unexported any), by its value. Tag such a field `stela:"-"` to keep it
+// out of the tree on purpose. An embedded struct of an unexported type is
+// part of the tree: its exported fields are reachable, as Go promotes them.
 //
 // The functions: Flatten and FlattenWithPaths list the leaves, Unflatten
 // rebuilds a tree of a given structure from a list of leaves, Map and Map2

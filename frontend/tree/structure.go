@@ -16,7 +16,9 @@ import (
 // those in common, so jit can key its cache on it. The string holds no
 // tensor types or values and no addresses (static pointers show what they
 // point to), so it is the same in every process. Fields tagged `stela:"-"`
-// are left out.
+// and unexported fields are left out, at every depth of static leaves too
+// (embedded structs' exported fields are in), as encoding/json leaves them
+// out: a static value is described by what its package exports.
 //
 // A static leaf that cannot be compared by value (a non-nil func, channel
 // or unsafe.Pointer) is an error: two different funcs would otherwise share
@@ -75,34 +77,42 @@ func (w *walker) structure(b *strings.Builder, v reflect.Value) error {
 		return w.structure(b, v.Elem())
 	case strct:
 		b.WriteByte('{')
-		for i, f := range in.fields {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
+		first := true
+		for _, f := range in.fields {
 			fv := v.Field(f.index)
-			name := f.name
-			if name == "" {
-				name = v.Type().Field(f.index).Name
-			}
 			if f.checkValue {
 				if err := w.checkHidden(f, fv); err != nil {
 					return err
 				}
+				continue
+			}
+			if !first {
+				b.WriteByte(' ')
+			}
+			first = false
+			// A promoted struct has no path element of its own; the
+			// description names it, and so do errors in its static parts.
+			name := v.Type().Field(f.index).Name
+			if f.name != "" {
+				name = f.name
 			}
 			b.WriteString(name)
 			b.WriteByte(':')
-			w.push(name)
+			pathName := f.name
+			if !f.tree {
+				pathName = name
+			}
+			w.push(pathName)
 			var err error
-			switch {
-			case f.tree, f.checkValue:
+			if f.tree {
 				err = w.structure(b, fv)
-			default:
+			} else {
 				fm := &formatter{b: b}
 				if err = fm.static(fv); err != nil {
 					err = w.errorf("%v", err)
 				}
 			}
-			w.pop(name)
+			w.pop(pathName)
 			if err != nil {
 				return err
 			}
@@ -241,7 +251,10 @@ func (f *formatter) static(v reflect.Value) error {
 		t := v.Type()
 		first := true
 		for i := range v.NumField() {
-			if t.Field(i).Tag.Get("stela") == "-" {
+			// Like encoding/json: exported fields and embedded structs
+			// (whose exported fields Go promotes); unexported state is
+			// left out.
+			if sf := t.Field(i); sf.Tag.Get("stela") == "-" || !walkable(sf) {
 				continue
 			}
 			if !first {

@@ -3,6 +3,9 @@ package tree_test
 import (
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"math/rand"
 	"reflect"
 	"regexp"
 	"slices"
@@ -345,7 +348,6 @@ func TestMap2(t *testing.T) {
 		{"map key 2", func(m *Model) { m.Heads = map[string]T{"a": m.Heads["a"], "b": m.Heads["b"], "c": nil} }, `^tree.Map2: at Heads: key "c" is only in the second tree$`},
 		{"static", func(m *Model) { m.Act = "relu" }, `^tree.Map2: at Act: static leaves differ: "gelu" and "relu"$`},
 		{"static in struct", func(m *Model) { m.Cfg.Names = []string{"b"} }, `^tree.Map2: at Cfg: static leaves differ: \{64,\[1\|"a"\],0.5\} and \{64,\[1\|"b"\],0.5\}$`},
-		{"unexported static", func(m *Model) { m.count = 8 }, `^tree.Map2: at count: static leaves differ: 7 and 8$`},
 		{"dynamic type", func(m *Model) { m.Extra = []any{} }, `^tree.Map2: at Extra: the first tree holds a map\[string\]interface \{\}, the second a \[\]interface \{\}$`},
 		{"inside interface", func(m *Model) { m.Extra.(map[string]any)["n"] = 4 }, `^tree.Map2: at Extra.n: static leaves differ: 3 and 4$`},
 	} {
@@ -358,10 +360,11 @@ func TestMap2(t *testing.T) {
 			}
 		})
 	}
-	// Skipped fields do not count.
+	// Skipped and unexported static fields do not count.
 	b2 := model()
 	b2.Skip = nil
-	if _, err := tree.Map2(a, b2, id); err != nil {
+	b2.count = 8
+	if r, err := tree.Map2(a, b2, id); err != nil || r.count != 7 {
 		t.Errorf("Map2 with a different skipped field: %v", err)
 	}
 }
@@ -384,6 +387,7 @@ func TestStructure(t *testing.T) {
 		func(m *Model) { m.Layers[0].W = vec(5, 6, 7) },
 		func(m *Model) { m.Skip = nil },
 		func(m *Model) { m.Heads["a"] = m.Heads["b"] },
+		func(m *Model) { m.count = 0 }, // unexported state is not described
 	}
 	for i, change := range same {
 		m := model()
@@ -402,7 +406,6 @@ func TestStructure(t *testing.T) {
 		"static float":  func(m *Model) { m.Cfg.Scale = 0.25 },
 		"static slice":  func(m *Model) { m.Cfg.Names = nil },
 		"negative zero": func(m *Model) { m.Cfg.Scale = 0; m.Extra = -m.Cfg.Scale },
-		"unexported":    func(m *Model) { m.count = 0 },
 		"dynamic type":  func(m *Model) { m.Extra = []T{m.Embed} },
 		"any int/int64": func(m *Model) { m.Extra = int64(3) },
 		"empty vs nil":  func(m *Model) { m.Heads = map[string]T{}; m.ByID = nil },
@@ -666,6 +669,68 @@ type hiddenEmbedPtr struct {
 	*inner
 }
 
+// Opts can hold tensors only through an interface: an unexported Opts is
+// checked by value.
+type Opts struct {
+	Extra any
+	Rate  float64
+}
+
+type hiddenOpts struct {
+	W    T
+	opts Opts
+}
+
+// withLibrary has fields of library types whose unexported fields hold
+// interfaces: static leaves, described by their exported contents (none).
+type withLibrary struct {
+	W      T
+	Log    *slog.Logger
+	rng    *rand.Rand
+	parent any // a back link into the tree
+	opts   Opts
+}
+
+func TestHiddenState(t *testing.T) {
+	x := vec(1)
+	w := &withLibrary{W: x, Log: slog.Default(), rng: rand.New(rand.NewSource(1)), opts: Opts{Extra: "static", Rate: 0.1}}
+	w.parent = w
+	for name, f := range map[string]func() error{
+		"Flatten":   func() error { _, err := tree.Flatten(w); return err },
+		"Structure": func() error { _, err := tree.Structure(w); return err },
+		"Unflatten": func() error { _, err := tree.Unflatten(w, []T{x}); return err },
+		"Map2":      func() error { _, err := tree.Map2(w, w, keep2); return err },
+	} {
+		if err := f(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	s1, _ := tree.Structure(w)
+	w2 := *w
+	w2.rng, w2.Log = nil, slog.New(slog.NewJSONHandler(io.Discard, nil))
+	w2.parent = &w2
+	w2.opts.Rate = 0.2
+	s2, err := tree.Structure(&w2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s1 != s2 {
+		t.Errorf("unexported state changed the structure:\n%s\n%s", s1, s2)
+	}
+	if want := `*github.com/stela-ml/stela/frontend/tree_test.withLibrary *{W:T Log:&{}}`; s1 != want {
+		t.Errorf("Structure = %s, want %s", s1, want)
+	}
+	// A back link out of the tree is hidden state with tensors.
+	w2.parent = w
+	if _, err := tree.Flatten(&w2); err == nil || !strings.Contains(err.Error(), "field tree_test.withLibrary.parent is unexported and holds a tensor at W") {
+		t.Errorf("back link out of the tree: %v", err)
+	}
+	u, _ := tree.Unflatten(w, []T{vec(2)})
+	if u.rng != w.rng || u.parent != any(w) || u.opts.Rate != 0.1 {
+		t.Errorf("unexported state not copied as is")
+	}
+}
+
 type badKeys struct {
 	M map[[2]int]T
 }
@@ -688,7 +753,8 @@ func TestErrors(t *testing.T) {
 		{"unexported tensor", hiddenTensor{W: x}, "at the root: field tree_test.hiddenTensor.b (*tensor.Tensor) is unexported and holds tensors, which reflection cannot set: export it, or tag it `stela:\"-\"` to copy it as is"},
 		{"unexported slice", &hiddenSlice{}, "field tree_test.hiddenSlice.layers ([]tree_test.Linear) is unexported"},
 		{"nested", []any{Linear{}, map[string]any{"k": hiddenTensor{}}}, "at 1.k: field tree_test.hiddenTensor.b"},
-		{"unexported interface", hiddenAny{cache: []T{x}}, "at the root: field tree_test.hiddenAny.cache is unexported and holds a []*tensor.Tensor, which can hold tensors"},
+		{"unexported interface", hiddenAny{cache: []T{x}}, "at the root: field tree_test.hiddenAny.cache is unexported and holds a tensor at 0, which reflection cannot set"},
+		{"unexported, deeper", hiddenOpts{W: x, opts: Opts{Extra: map[string]any{"k": []any{nil, x}}}}, "at the root: field tree_test.hiddenOpts.opts is unexported and holds a tensor at Extra.k.1, which reflection cannot set"},
 		{"unexported embedded pointer", hiddenEmbedPtr{&inner{x}}, "field tree_test.hiddenEmbedPtr.inner (*tree_test.inner) is unexported"},
 		{"map keys", badKeys{}, "map type map[[2]int]*tensor.Tensor holds tensors but its keys are [2]int"},
 		{"by value", &byValue{}, "tensor.Tensor held by value"},

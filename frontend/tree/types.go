@@ -31,12 +31,16 @@ const (
 // info is what the walks need to know about a type, computed once per type.
 type info struct {
 	kind kind
+	// concrete: the type reaches *tensor.Tensor without going through an
+	// interface, by any fields, exported or not.
+	concrete bool
 	// err is set when the type, or one a walk of it reaches, cannot be a
 	// tree: tensors in unexported fields, maps with unsortable keys, a
 	// tensor.Tensor held by value. Walks report it on meeting the type.
 	err error
-	// fields of a struct, in declaration order, except those tagged
-	// `stela:"-"`.
+	// fields of a struct that walks look at, in declaration order: the
+	// exported ones and embedded structs (not tagged `stela:"-"`), and
+	// the unexported ones whose value must be checked.
 	fields []field
 }
 
@@ -48,13 +52,22 @@ type field struct {
 	// paths (as Go promotes them into the parent's selectors).
 	name string
 	// tree: the field's type can hold tensors and the walks descend into
-	// it. Otherwise it is a static leaf (Structure still records it).
+	// it. Otherwise it is a static leaf.
 	tree bool
-	// checkValue marks an unexported interface field: reflection cannot
-	// replace it, which is only a problem if its value holds tensors.
+	// checkValue marks an unexported field whose type could hold tensors
+	// only through an interface: reflection can neither see nor set them,
+	// which is an error if its value does hold some. Walks check it and
+	// otherwise ignore it, as they ignore unexported static fields.
 	checkValue bool
 	// label names the field in errors ("pkg.T.w").
 	label string
+}
+
+// walkable reports whether walks go into a struct field: exported, or an
+// embedded struct (whose exported fields Go promotes, and reflection can
+// set, even when its type is unexported).
+func walkable(f reflect.StructField) bool {
+	return f.IsExported() || (f.Anonymous && f.Type.Kind() == reflect.Struct)
 }
 
 var infos sync.Map // reflect.Type → *info
@@ -86,89 +99,116 @@ func Contains(typ reflect.Type) bool {
 }
 
 // analyze computes the info of t and of every type reachable from it
-// without going through an interface. Recursive types need a fixed point:
+// without going through an interface. Recursive types need fixed points:
 // whether a type holds tensors can depend on itself through a cycle.
 func analyze(root reflect.Type) map[reflect.Type]*info {
-	// Collect the reachable types, with their children.
-	children := map[reflect.Type][]reflect.Type{}
+	// Collect the reachable types that need analysis.
 	var order []reflect.Type
+	seen := map[reflect.Type]bool{}
+	cached := map[reflect.Type]*info{}
 	var visit func(t reflect.Type)
 	visit = func(t reflect.Type) {
-		if _, seen := children[t]; seen {
+		if seen[t] {
 			return
 		}
-		if _, done := infos.Load(t); done && t != root {
-			children[t] = nil // known: use the cached answer
-			order = append(order, t)
+		seen[t] = true
+		if i, done := infos.Load(t); done && t != root {
+			cached[t] = i.(*info)
 			return
 		}
-		var cs []reflect.Type
-		if t != tensorPtr && t != tensorVal {
-			switch t.Kind() {
-			case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-				cs = []reflect.Type{t.Elem()}
-			case reflect.Struct:
-				for i := range t.NumField() {
-					if f := t.Field(i); f.Tag.Get("stela") != "-" {
-						cs = append(cs, f.Type)
-					}
+		order = append(order, t)
+		if t == tensorPtr || t == tensorVal {
+			return
+		}
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			visit(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if f := t.Field(i); f.Tag.Get("stela") != "-" {
+					visit(f.Type)
 				}
 			}
-		}
-		children[t] = cs
-		order = append(order, t)
-		for _, c := range cs {
-			visit(c)
 		}
 	}
 	visit(root)
 
-	// holds: least fixed point of "is a tensor, an interface, or has a
-	// child that holds tensors".
+	// Least fixed points of:
+	//  concrete: is a tensor, or has an element or field that is concrete;
+	//  holds: is a tensor or an interface, or has an element or a walkable
+	//  field that holds tensors, or an unexported field that is concrete
+	//  (an error, which walks must meet to report).
+	concrete := map[reflect.Type]bool{}
 	holds := map[reflect.Type]bool{}
+	for t, i := range cached {
+		concrete[t], holds[t] = i.concrete, i.kind != static
+	}
 	for _, t := range order {
 		switch {
-		case t == tensorPtr || t == tensorVal || t.Kind() == reflect.Interface:
+		case t == tensorPtr || t == tensorVal:
+			concrete[t], holds[t] = true, true
+		case t.Kind() == reflect.Interface:
 			holds[t] = true
-		case children[t] == nil:
-			if i, ok := infos.Load(t); ok {
-				holds[t] = i.(*info).kind != static
-			}
 		}
 	}
 	for changed := true; changed; {
 		changed = false
+		set := func(m map[reflect.Type]bool, t reflect.Type, v bool) {
+			if v && !m[t] {
+				m[t], changed = true, true
+			}
+		}
 		for _, t := range order {
-			if holds[t] {
+			if t == tensorPtr || t == tensorVal {
 				continue
 			}
-			for _, c := range children[t] {
-				if holds[c] {
-					holds[t], changed = true, true
-					break
+			switch t.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+				set(concrete, t, concrete[t.Elem()])
+				set(holds, t, holds[t.Elem()])
+			case reflect.Struct:
+				for i := range t.NumField() {
+					f := t.Field(i)
+					if f.Tag.Get("stela") == "-" {
+						continue
+					}
+					set(concrete, t, concrete[f.Type])
+					if walkable(f) {
+						set(holds, t, holds[f.Type])
+					} else {
+						set(holds, t, concrete[f.Type])
+					}
 				}
 			}
 		}
 	}
 
 	out := map[reflect.Type]*info{}
+	for t, i := range cached {
+		out[t] = i
+	}
 	for _, t := range order {
-		if i, ok := infos.Load(t); ok && t != root {
-			out[t] = i.(*info)
-			continue
-		}
-		out[t] = newInfo(t, holds)
+		out[t] = newInfo(t, holds, concrete)
 	}
 	// A type whose walk reaches a broken type is broken too: propagate the
-	// first error along the children that hold tensors.
+	// first error along the types that hold tensors.
 	for changed := true; changed; {
 		changed = false
 		for _, t := range order {
 			i := out[t]
-			if i.err != nil || i.kind == static {
+			if i.err != nil || i.kind == static || t == tensorPtr || t == tensorVal {
 				continue
 			}
-			for _, c := range children[t] {
+			var cs []reflect.Type
+			switch t.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+				cs = []reflect.Type{t.Elem()}
+			case reflect.Struct:
+				for _, f := range i.fields {
+					cs = append(cs, t.Field(f.index).Type)
+				}
+			}
+			for _, c := range cs {
 				if ci := out[c]; ci.err != nil && ci.kind != static {
 					i.err, changed = ci.err, true
 					break
@@ -181,7 +221,16 @@ func analyze(root reflect.Type) map[reflect.Type]*info {
 
 // newInfo builds t's info given which types hold tensors, with t's own
 // error (not yet those of the types it reaches).
-func newInfo(t reflect.Type, holds map[reflect.Type]bool) *info {
+func newInfo(t reflect.Type, holds, concrete map[reflect.Type]bool) *info {
+	i := newKind(t, holds)
+	i.concrete = concrete[t]
+	if i.kind == strct && t != tensorVal {
+		structFields(i, t, holds, concrete)
+	}
+	return i
+}
+
+func newKind(t reflect.Type, holds map[reflect.Type]bool) *info {
 	if !holds[t] {
 		return &info{kind: static}
 	}
@@ -208,7 +257,7 @@ func newInfo(t reflect.Type, holds map[reflect.Type]bool) *info {
 		}
 		return i
 	case reflect.Struct:
-		return structInfo(t, holds)
+		return &info{kind: strct}
 	}
 	return &info{kind: static}
 }
@@ -223,8 +272,9 @@ func sortableKey(t reflect.Type) bool {
 	return false
 }
 
-func structInfo(t reflect.Type, holds map[reflect.Type]bool) *info {
-	i := &info{kind: strct}
+// structFields lists a struct's fields for the walks, and finds its own
+// error: a tensor in a field reflection cannot set.
+func structFields(i *info, t reflect.Type, holds, concrete map[reflect.Type]bool) {
 	for k := range t.NumField() {
 		f := t.Field(k)
 		tag := f.Tag.Get("stela")
@@ -232,33 +282,32 @@ func structInfo(t reflect.Type, holds map[reflect.Type]bool) *info {
 			continue
 		}
 		fi := field{index: k, name: f.Name, tree: holds[f.Type], label: t.String() + "." + f.Name}
+		if !walkable(f) {
+			switch {
+			case concrete[f.Type]:
+				if i.err == nil {
+					i.err = fmt.Errorf("field %s (%v) is unexported and holds tensors, which reflection cannot set: export it, or tag it `stela:\"-\"` to copy it as is", fi.label, f.Type)
+				}
+			case holds[f.Type]:
+				// Through an interface: only a value that holds tensors
+				// is a problem.
+				i.fields = append(i.fields, field{index: k, checkValue: true, label: fi.label})
+			}
+			continue
+		}
 		ft := f.Type
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		promoted := f.Anonymous && ft.Kind() == reflect.Struct && ft != tensorVal
 		switch {
 		case tag != "":
 			fi.name = tag
-		case promoted:
-			fi.name = ""
-		}
-		if fi.tree && !f.IsExported() {
-			switch {
-			case f.Type.Kind() == reflect.Interface:
-				// Only a value that holds tensors is a problem.
-				fi.tree, fi.checkValue = false, true
-			case f.Anonymous && f.Type.Kind() == reflect.Struct:
-				// An embedded struct of an unexported type: its exported
-				// fields are settable through it, as Go promotes them.
-			case i.err == nil:
-				i.err = fmt.Errorf("field %s (%v) is unexported and holds tensors, which reflection cannot set: export it, or tag it `stela:\"-\"` to copy it as is", fi.label, f.Type)
-			}
+		case f.Anonymous && ft.Kind() == reflect.Struct && ft != tensorVal:
+			fi.name = "" // promoted
 		}
 		if strings.Contains(fi.name, ".") && fi.tree && i.err == nil {
 			i.err = fmt.Errorf("field %s has path name %q: a dot would split it into two path elements", fi.label, fi.name)
 		}
 		i.fields = append(i.fields, fi)
 	}
-	return i
 }

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -17,6 +18,9 @@ type walker struct {
 	op    string   // the API function, for errors: "tree.Flatten"
 	path  []string // path elements down to the current node
 	stack []ref    // pointers, slices and maps on the way to it
+	// hidden: the walk checks an unexported field's value, and stops
+	// quietly where it comes back to a container it is inside.
+	hidden bool
 }
 
 // ref identifies a container on the current path. The type is part of it:
@@ -71,6 +75,15 @@ func (w *walker) enter(v reflect.Value) error {
 
 func (w *walker) leave() { w.stack = w.stack[:len(w.stack)-1] }
 
+// quiet drops a cycle error in a hidden walk: what it came back to is
+// being walked already.
+func (w *walker) quiet(err error) error {
+	if w.hidden {
+		return nil
+	}
+	return err
+}
+
 // indexNames spares small indices an allocation per visit.
 var indexNames = func() []string {
 	s := make([]string, 256)
@@ -116,14 +129,33 @@ func keyName(k reflect.Value) string {
 // tensorAt reads a *tensor.Tensor, also from a field reflection may only read.
 func tensorAt(v reflect.Value) *tensor.Tensor { return (*tensor.Tensor)(v.UnsafePointer()) }
 
-// checkHidden fails if an unexported interface field holds a value that
-// can hold tensors: the walks could neither see nor replace them.
+// checkHidden fails if an unexported field (whose type can hold tensors
+// only through an interface) holds a tensor: walks can neither see nor
+// replace it. It looks at the field's value as visit would.
 func (w *walker) checkHidden(f field, v reflect.Value) error {
-	if v.IsNil() || !Contains(v.Elem().Type()) {
-		return nil
+	// The check shares the walk's stack: a hidden field that points back
+	// into the tree (a parent link) is not followed again.
+	sub := &walker{op: w.op, stack: w.stack, hidden: true}
+	var at string
+	err := sub.visit(v, func(x *tensor.Tensor) error {
+		if x == nil {
+			return nil
+		}
+		at = sub.pathString()
+		return errFound
+	})
+	switch {
+	case err == errFound && at == "":
+		return w.errorf("field %s is unexported and holds a tensor, which reflection cannot set: export the field, or tag it `stela:\"-\"` to copy it as is", f.label)
+	case err == errFound:
+		return w.errorf("field %s is unexported and holds a tensor at %s, which reflection cannot set: export the field, or tag it `stela:\"-\"` to copy it as is", f.label, at)
+	case err != nil:
+		return w.errorf("field %s: %v", f.label, err)
 	}
-	return w.errorf("field %s is unexported and holds a %v, which can hold tensors that reflection cannot set: export the field, or tag it `stela:\"-\"` to copy it as is", f.label, v.Elem().Type())
+	return nil
 }
+
+var errFound = errors.New("found a tensor")
 
 // visit calls fn with every tensor leaf under v, nil ones included, in the
 // tree order.
@@ -140,7 +172,7 @@ func (w *walker) visit(v reflect.Value, fn func(x *tensor.Tensor) error) error {
 			return nil
 		}
 		if err := w.enter(v); err != nil {
-			return err
+			return w.quiet(err)
 		}
 		defer w.leave()
 		return w.visit(v.Elem(), fn)
@@ -168,7 +200,7 @@ func (w *walker) visit(v reflect.Value, fn func(x *tensor.Tensor) error) error {
 		}
 		if in.kind == slice {
 			if err := w.enter(v); err != nil {
-				return err
+				return w.quiet(err)
 			}
 			defer w.leave()
 		}
@@ -186,7 +218,7 @@ func (w *walker) visit(v reflect.Value, fn func(x *tensor.Tensor) error) error {
 			return nil
 		}
 		if err := w.enter(v); err != nil {
-			return err
+			return w.quiet(err)
 		}
 		defer w.leave()
 		for _, k := range sortedKeys(v) {
@@ -416,6 +448,7 @@ func (w *walker) match(a, b reflect.Value) error {
 				if err := w.checkHidden(f, fb); err != nil {
 					return err
 				}
+				continue
 			}
 			name := f.name
 			if !f.tree && name == "" {
