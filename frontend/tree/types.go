@@ -85,12 +85,13 @@ func infoOf(t reflect.Type) *info {
 }
 
 // Contains reports whether a value of type typ can hold tensor leaves: it is
-// *tensor.Tensor, or a pointer, struct, slice, array or map that reaches one,
-// or an interface type (whose dynamic value may be a tree). Values of the
-// other types are static leaves. jit uses it to tell a tree parameter from a
-// static one. A type that could hold tensors but cannot be a tree (tensors
-// in an unexported field, say) counts as containing them, so that walking a
-// value of it reports why.
+// *tensor.Tensor, or a pointer, slice, array or map of such a type, or a
+// struct with an exported field (or embedded struct) of one, or an interface
+// type (whose dynamic value may be a tree). Values of the other types are
+// static leaves. jit uses it to tell a tree parameter from a static one. A
+// type that holds tensors where walks cannot reach them (an unexported
+// *tensor.Tensor field) counts as containing them, so that walking a value
+// of it reports the error.
 func Contains(typ reflect.Type) bool {
 	if typ == nil {
 		return false
