@@ -105,6 +105,8 @@ var internalPrefixes = []string{
 	"github.com/stela-ml/stela/frontend/jit.",
 	"github.com/stela-ml/stela/frontend/nn.",
 	"github.com/stela-ml/stela/frontend/optim.",
+	"github.com/stela-ml/stela/frontend/tree.",
+	"github.com/stela-ml/stela/frontend/safetensors.",
 	"github.com/stela-ml/stela/passes.",
 	"github.com/stela-ml/stela/lowering.",
 	"github.com/stela-ml/stela/runtime.",
