@@ -30,10 +30,11 @@ func NewNearestCentroid(features, classes int) *NearestCentroid {
 	}
 }
 
-// Step adds a batch x f32[b, features] with one-hot targets y f32[b,
-// classes] to the class sums, then returns the batch's cross-entropy under
-// the softmax of the logits (Logits) of the centroids so far: a loss that
-// falls as the centroids settle, for the curve.
+// Step returns the cross-entropy of a batch x f32[b, features] with
+// one-hot targets y f32[b, classes] under the softmax of the logits
+// (Logits) of the centroids so far, then adds the batch to the class sums.
+// The loss, for the curve, starts at ln 10 (no centroids yet: every logit
+// 0) and falls as the centroids settle.
 func (m *NearestCentroid) Step(x, y *tensor.Tensor) (float32, error) {
 	if err := m.check(x); err != nil {
 		return 0, err
@@ -41,13 +42,14 @@ func (m *NearestCentroid) Step(x, y *tensor.Tensor) (float32, error) {
 	if got, want := y.Type(), ir.TensorOf(ir.F32, x.Shape()[0], m.classes); !got.Equal(want) {
 		return 0, fmt.Errorf("nearest centroid: targets are %v, want one-hot %v", got, want)
 	}
+	// The loss is measured before the batch joins the centroids, so that
+	// it is the loss on examples the model has not seen.
+	logp := tensor.LogSoftmax(m.logits(x), 1)
+	loss := tensor.Neg(tensor.Mean(tensor.Sum(tensor.Mul(y, logp), 1)))
 	// sums += yᵀ·x: row c gains the sum of the batch's examples of class c.
 	m.sums = tensor.Add(m.sums, tensor.MatMul(tensor.Transpose(y, 1, 0), x))
 	m.counts = tensor.Add(m.counts, tensor.Sum(y, 0))
-	logp := tensor.LogSoftmax(m.logits(x), 1)
-	loss := tensor.Neg(tensor.Mean(tensor.Sum(tensor.Mul(y, logp), 1)))
-	v := loss.Float32s()
-	return v[0], nil
+	return loss.Float32s()[0], nil
 }
 
 // Logits returns −‖x − c‖² + ‖x‖² = 2·x·cᵀ − ‖c‖² for each centroid c,
