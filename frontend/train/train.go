@@ -88,8 +88,9 @@ type Result struct {
 	TestAccuracy   float64
 	Correct, Total int
 	// FirstStep is the first step's time (it compiles, usually);
-	// ExamplesPerSecond is the training rate after it, data preparation
-	// included; Duration is the whole run, evaluations included.
+	// ExamplesPerSecond is the training rate after it, making the batches
+	// included, the evaluations during training not; Duration is the
+	// whole run, evaluations included.
 	FirstStep         time.Duration
 	ExamplesPerSecond float64
 	Duration          time.Duration
@@ -137,6 +138,7 @@ func Train(cfg Config, step StepFunc, eval EvalFunc) (*Result, error) {
 	res := &Result{}
 	var runErr error
 	var rateStart time.Time
+	var evalTime time.Duration // of the evaluations during training, not counted in the rate
 	for s := 1; s <= steps; s++ {
 		b := loader.Next()
 		y := b.Labels
@@ -161,7 +163,9 @@ func Train(cfg Config, step StepFunc, eval EvalFunc) (*Result, error) {
 		}
 		bar.Step(s, float64(loss), b.Size())
 		if cfg.EvalEvery > 0 && s%cfg.EvalEvery == 0 && s < steps {
+			t := time.Now()
 			c, n, err := Evaluate(evalSet, cfg.Layout, cfg.EvalBatch, eval)
+			evalTime += time.Since(t)
 			if err != nil {
 				runErr = fmt.Errorf("train: evaluation after step %d: %w", s, err)
 				break
@@ -172,7 +176,7 @@ func Train(cfg Config, step StepFunc, eval EvalFunc) (*Result, error) {
 		}
 	}
 	if res.Steps > 1 {
-		res.ExamplesPerSecond = float64((res.Steps-1)*cfg.BatchSize) / time.Since(rateStart).Seconds()
+		res.ExamplesPerSecond = float64((res.Steps-1)*cfg.BatchSize) / (time.Since(rateStart) - evalTime).Seconds()
 	}
 	res.Epochs = float64(res.Steps*cfg.BatchSize) / float64(cfg.Train.Len())
 	bar.Done()
