@@ -192,7 +192,7 @@ def w3():
     return out
 
 
-class MLP(object):
+class MLP:
     """W4's model and its training step."""
 
     sizes = (784, 1024, 1024, 10)
