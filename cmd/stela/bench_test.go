@@ -23,10 +23,10 @@ func TestParseBenchWorkloads(t *testing.T) {
 		want    []string
 		wantErr string
 	}{
-		{"", []string{"W1", "W2", "W3", "W5", "W6"}, ""},
+		{"", []string{"W1", "W2", "W3", "W4", "W5", "W6"}, ""},
 		{"w2", []string{"W2"}, ""},
 		{" W5 ,W1", []string{"W5", "W1"}, ""},
-		{"W4", nil, `unknown workload "W4" (have W1, W2, W3, W5, W6)`},
+		{"W7", nil, `unknown workload "W7" (have W1, W2, W3, W4, W5, W6)`},
 	} {
 		got, err := parseBenchWorkloads(tc.in)
 		if tc.wantErr != "" {
@@ -140,10 +140,14 @@ func fakeTorchServe(t *testing.T, runs int, body string) (*bencher, *bytes.Buffe
 const fakeTorchLoop = `echo '{"ready": true, "torch_version": "fake", "threads": 1}'
 n=0
 while read -r cmd w m; do
+	case "$w" in
+	*/*) mode=${w#*/}; w=${w%%/*};;
+	*) mode=torch-eager;;
+	esac
 	case "$cmd" in
 	warmup) printf b >>"$LOG"; n=0; echo '{"warmup": 0.5}';;
 	run) printf B >>"$LOG"; n=$((n+1)); echo '{"sample": 2}';;
-	result) printf '{"workload": "%s", "mode": "torch-eager", "metric": "%s", "unit": "u", "median": 2, "min": 2, "max": 2, "runs": %d, "samples": [2], "threads": 1, "torch_version": "fake"}\n' "$w" "$m" "$n";;
+	result) printf '{"workload": "%s", "mode": "%s", "metric": "%s", "unit": "u", "median": 2, "min": 2, "max": 2, "runs": %d, "samples": [2], "threads": 1, "torch_version": "fake"}\n' "$w" "$mode" "$m" "$n";;
 	quit) exit 0;;
 	*) echo '{"error": "bad command"}';;
 	esac
@@ -202,6 +206,12 @@ func TestTorchServeInterleaves(t *testing.T) {
 	if got, want := logged(), "bBBB"; got != want {
 		t.Errorf("PyTorch alone ran %s, want %s", got, want)
 	}
+	// W4 has no target: PyTorch measures alone, in both its modes, the
+	// jit one named W4/torch-jit-trace to the server.
+	b.torch("W4")
+	if got, want := logged(), "bBBBbBBB"; got != want {
+		t.Errorf("PyTorch's W4 ran %s, want %s", got, want)
+	}
 	var got []string
 	for _, r := range b.results {
 		got = append(got, fmt.Sprintf("%s %s %s runs %d", r.Workload, r.Mode, r.Metric, r.Runs))
@@ -211,6 +221,8 @@ func TestTorchServeInterleaves(t *testing.T) {
 		"W3 torch-eager " + w3Metric(1024) + " runs 3",
 		"W3 torch-eager " + w3Metric(2048) + " runs 3",
 		"W5 torch-eager " + w5Metric + " runs 3",
+		"W4 torch-eager " + w4Metric + " runs 3",
+		"W4 torch-jit-trace " + w4Metric + " runs 3",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("PyTorch's results (-want +got):\n%s", d)

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """PyTorch's side of `stela bench` (docs/performance.md).
 
-Runs the benchmark workloads W1, W2, W3 and W5 in PyTorch eager mode and
-prints one JSON object per measurement, the same objects `stela bench --json`
-prints, with mode "torch-eager" and the thread count PyTorch used:
+Runs the benchmark workloads W1 to W5 in PyTorch eager mode (W4 also with
+torch.jit.trace) and prints one JSON object per measurement, the same
+objects `stela bench --json` prints, with mode "torch-eager" (or
+"torch-jit-trace") and the thread count PyTorch used:
 
-    /usr/bin/python3 internal/torchbench/torch_bench.py [--workload W1,W2,W3,W5] [--runs N] [--threads N] [--device cpu|cuda]
+    /usr/bin/python3 internal/torchbench/torch_bench.py [--workload W1,W2,W3,W4,W5] [--runs N] [--threads N] [--device cpu|cuda]
 
 The stela binary carries this file (package torchbench embeds it) and runs
 it with the first python3 on PATH that can import torch: Debian's
@@ -20,6 +21,18 @@ call ends with torch.cuda.synchronize(), as Stela's end at a sync point. The wor
   W2  gelu_tanh(x*a+b) on f32[4194304], a and b f32 scalars (0-d tensors);
       GB/s counts one read of x and one write of y
   W3  f32 matmul n x n x n for n = 1024, 2048 (GFLOP/s)
+  W4  one training step of an MLP 784-1024-1024-10 (ReLU) on a batch of
+      256: forward, softmax cross-entropy (mean over the batch), backward,
+      SGD update (lr 0.01, no momentum) of the parameters in place; ms per
+      step. Two modes: torch-eager (nn.Linear layers, F.cross_entropy,
+      loss.backward(), torch.optim.SGD) and torch-jit-trace (the same
+      step with the forward and the loss traced by torch.jit.trace into one
+      TorchScript graph; backward runs through it by autograd, and the
+      SGD update stays eager: a trace records no backward pass nor
+      optimizer step). Each step ends with loss.item(), as a training loop
+      that shows its loss does. Grads are set to None, not zeroed, between
+      steps (zero_grad(set_to_none=True), the faster way and PyTorch 2's
+      default). Runs with grad enabled (the others under no_grad).
   W5  one GPT-2-small block forward, f32, batch 4, seq 256, d_model 768,
       12 heads, MLP 3072: frontend/examples/transformer.go op for op
       (pre-LayerNorm, x @ w + b projections, causal mask by where(row >=
@@ -27,11 +40,18 @@ call ends with torch.cuda.synchronize(), as Stela's end at a sync point. The wor
 
 --serve is how `stela bench --torch` runs it: one process for the whole
 invocation, taking "warmup", "run" and "result" commands on stdin (see
-serve()), so that Stela's timed runs and PyTorch's can alternate one by one
+serve(); a measurement in a mode other than torch-eager is named
+WORKLOAD/MODE there, as in --list), so that Stela's timed runs and PyTorch's can alternate one by one
 and both sides of a comparison see the same machine conditions. Each "run"
 is one timed call exactly as above; "result" prints the same object.
 
---list prints the metric names, one "WORKLOAD<TAB>METRIC" a line.
+--list prints the metric names, one "WORKLOAD<TAB>METRIC" a line, the
+workload written WORKLOAD/MODE for a mode other than torch-eager.
+
+--w4-losses N prints the losses of N W4 steps in each mode, one JSON
+object a line ({"mode": ..., "losses": [...]}): test/bench checks that
+the step trains (the loss falls from about ln 10) and that both modes
+compute the same steps.
 
 --check DIR runs the block (before any --workload) on DIR/in0.npy ... DIR/in12.npy (the
 example's parameters in order) with the config given by --batch, --seq,
@@ -57,6 +77,8 @@ W1_OPS = 10000
 W1_METRIC = "add f32[16] x10000"
 W2_METRIC = "gelu_tanh(x*a+b) f32[4194304]"
 W3_SIZES = (1024, 2048)
+W4_METRIC = "mlp train step b256 784-1024-1024-10"
+W4_JIT = "torch-jit-trace"
 W5_METRIC = "gpt2-small block forward f32[4,256,768]"
 
 
@@ -64,7 +86,17 @@ def w3_metric(n):
     return f"matmul f32 {n}x{n}x{n}"
 
 
-METRICS = [("W1", W1_METRIC), ("W2", W2_METRIC)] + [("W3", w3_metric(n)) for n in W3_SIZES] + [("W5", W5_METRIC)]
+EAGER = "torch-eager"
+
+# (workload, mode, metric) of every measurement, in the order they run.
+METRICS = ([("W1", EAGER, W1_METRIC), ("W2", EAGER, W2_METRIC)] + [("W3", EAGER, w3_metric(n)) for n in W3_SIZES] +
+           [("W4", EAGER, W4_METRIC), ("W4", W4_JIT, W4_METRIC), ("W5", EAGER, W5_METRIC)])
+
+
+def workload_id(workload, mode):
+    """How --list and --serve name a workload in a mode: "W4", or
+    "W4/torch-jit-trace" for a mode other than torch-eager."""
+    return workload if mode == EAGER else f"{workload}/{mode}"
 
 
 def median(v):
@@ -74,12 +106,13 @@ def median(v):
 
 
 class Measurement:
-    """One metric of a workload: fn is one call of it, sample turns a call's
-    seconds into the metric's unit, derived(result, seconds) gives the
-    result's "derived" values (other units of the median), if any."""
+    """One metric of a workload in a mode: fn is one call of it, sample
+    turns a call's seconds into the metric's unit, derived(result, seconds)
+    gives the result's "derived" values (other units of the median), if
+    any."""
 
-    def __init__(self, workload, metric, unit, fn, sample, derived=None):
-        self.workload, self.metric, self.unit = workload, metric, unit
+    def __init__(self, workload, metric, unit, fn, sample, derived=None, mode=EAGER):
+        self.workload, self.metric, self.unit, self.mode = workload, metric, unit, mode
         self.fn, self.sample, self.derived = fn, sample, derived
 
     def call(self):
@@ -96,7 +129,7 @@ class Measurement:
         s = sorted(samples)
         r = {
             "workload": self.workload,
-            "mode": "torch-eager",
+            "mode": self.mode,
             "metric": self.metric,
             "unit": self.unit,
             "median": median(samples),
@@ -159,6 +192,78 @@ def w3():
     return out
 
 
+class MLP:
+    """W4's model and its training step."""
+
+    sizes = (784, 1024, 1024, 10)
+    batch = 256
+    lr = 0.01
+
+    def __init__(self):
+        nn = torch.nn
+        d = self.sizes
+        # nn.Linear's own initialization (Kaiming uniform); timings do not
+        # depend on the values, but the step must stay finite.
+        self.model = nn.Sequential(nn.Linear(d[0], d[1]), nn.ReLU(), nn.Linear(d[1], d[2]), nn.ReLU(),
+                                   nn.Linear(d[2], d[3])).to(DEVICE)
+        self.x = torch.rand(self.batch, d[0], dtype=torch.float32, device=DEVICE)  # pixels in [0, 1)
+        self.y = torch.randint(0, d[3], (self.batch,), device=DEVICE)
+
+    def eager(self):
+        """The step in eager mode; returns the loss before the update."""
+        opt = torch.optim.SGD(self.model.parameters(), lr=self.lr)
+        model, x, y = self.model, self.x, self.y
+
+        def step():
+            with torch.enable_grad():
+                opt.zero_grad(set_to_none=True)
+                loss = F.cross_entropy(model(x), y)
+                loss.backward()
+                opt.step()
+                return loss.item()
+
+        return step
+
+    def traced(self):
+        """The step with the forward and loss traced by torch.jit.trace:
+        backward through the TorchScript graph by autograd, SGD eager."""
+        model = self.model
+
+        class WithLoss(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = model
+
+            def forward(self, x, y):
+                return F.cross_entropy(self.model(x), y)
+
+        with torch.enable_grad():
+            fn = torch.jit.trace(WithLoss(), (self.x, self.y))
+        opt = torch.optim.SGD(fn.parameters(), lr=self.lr)
+        x, y = self.x, self.y
+
+        def step():
+            with torch.enable_grad():
+                opt.zero_grad(set_to_none=True)
+                loss = fn(x, y)
+                loss.backward()
+                opt.step()
+                return loss.item()
+
+        return step
+
+
+def w4():
+    ms = lambda t: t * 1e3
+    # Each mode trains a model of its own, from the same initial values.
+    torch.manual_seed(4)
+    eager = MLP().eager()
+    torch.manual_seed(4)
+    traced = MLP().traced()
+    return [Measurement("W4", W4_METRIC, "ms", eager, ms),
+            Measurement("W4", W4_METRIC, "ms", traced, ms, mode=W4_JIT)]
+
+
 class Block:
     """GPT-2 block as frontend/examples/transformer.go writes it."""
 
@@ -206,7 +311,7 @@ def w5():
     return [Measurement("W5", W5_METRIC, "ms", lambda: blk.forward(*args), lambda t: t * 1e3)]
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W5": w5}
+WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5}
 
 
 def serve():
@@ -214,6 +319,8 @@ def serve():
     these, one command a line on stdin, one JSON object a line on stdout.
 
     First, once torch is imported and set up: {"ready": true, ...}.
+    WORKLOAD is the workload's name, W4, for a torch-eager measurement, and
+    W4/MODE for one in another mode (W4/torch-jit-trace).
       warmup WORKLOAD METRIC  makes the workload's inputs if it is new,
                               calls the metric once, forgets its samples:
                               {"warmup": SECONDS}
@@ -225,17 +332,20 @@ def serve():
     """
     print(json.dumps({"ready": True, "torch_version": torch.__version__, "threads": torch.get_num_threads(),
                       "device": DEVICE}), flush=True)
-    made = {}  # workload -> {metric: Measurement}
-    runs = {}  # (workload, metric) -> seconds of the timed calls since the warm-up
+    made = {}  # workload -> {(mode, metric): Measurement}
+    runs = {}  # (WORKLOAD[/MODE], metric) -> seconds of the timed calls since the warm-up
 
-    def find(workload, metric):
+    def find(wid, metric):
+        workload, _, mode = wid.partition("/")
+        mode = mode or EAGER
         if workload not in WORKLOADS:
             raise ValueError(f"unknown workload {workload!r} (have {', '.join(WORKLOADS)})")
         if workload not in made:
-            made[workload] = {m.metric: m for m in WORKLOADS[workload]()}
-        if metric not in made[workload]:
-            raise ValueError(f"{workload} has no metric {metric!r} (have {', '.join(map(repr, made[workload]))})")
-        return made[workload][metric]
+            made[workload] = {(m.mode, m.metric): m for m in WORKLOADS[workload]()}
+        if (mode, metric) not in made[workload]:
+            have = ", ".join(f"{workload_id(workload, md)} {mt!r}" for md, mt in made[workload])
+            raise ValueError(f"{workload} has no metric {metric!r} in mode {mode} (have {have})")
+        return made[workload][(mode, metric)]
 
     for line in iter(sys.stdin.readline, ""):
         words = line.strip().split(maxsplit=2)
@@ -277,13 +387,14 @@ def check(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--workload", help="comma-separated workloads (default W1,W2,W3,W5; none with --check)")
+    p.add_argument("--workload", help="comma-separated workloads (default W1,W2,W3,W4,W5; none with --check)")
     p.add_argument("--runs", type=int, default=5, help="timed runs after one warm-up")
     p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (default: PyTorch's own choice)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (the workloads' tensors live there)")
     p.add_argument("--serve", action="store_true", help="take warmup/run/result commands on stdin (stela bench --torch)")
     p.add_argument("--check", metavar="DIR", help="run the block on DIR/in*.npy and write DIR/out.npy")
     p.add_argument("--list", action="store_true", help="print WORKLOAD<TAB>METRIC per measurement and exit")
+    p.add_argument("--w4-losses", type=int, metavar="N", help="print the losses of N W4 steps in each mode and exit")
     p.add_argument("--batch", type=int, default=4)
     p.add_argument("--seq", type=int, default=256)
     p.add_argument("--d-model", type=int, default=768)
@@ -291,8 +402,8 @@ def main():
     p.add_argument("--mlp", type=int, default=3072)
     args = p.parse_args()
     if args.list:
-        for w, m in METRICS:
-            print(f"{w}\t{m}")
+        for w, mode, m in METRICS:
+            print(f"{workload_id(w, mode)}\t{m}")
         return
     global torch, F, DEVICE
     import torch
@@ -305,6 +416,10 @@ def main():
     if args.threads > 0:
         torch.set_num_threads(args.threads)
     torch.manual_seed(1)
+    if args.w4_losses:
+        for m in w4():
+            print(json.dumps({"mode": m.mode, "losses": [m.fn() for _ in range(args.w4_losses)]}), flush=True)
+        return
     with torch.no_grad():
         if args.serve:
             serve()

@@ -2,9 +2,9 @@
 // (docs/performance.md): torch_bench.py, embedded so that a stela binary
 // runs it from any directory, and the search for a Python that can run it.
 //
-// In: torch_bench.py (this directory), which runs the workloads W1, W2, W3
-// and W5 in PyTorch eager mode and prints the JSON lines `stela bench
-// --json` prints. Out: Script, Write and Python, which cmd/stela's bench
+// In: torch_bench.py (this directory), which runs the workloads W1 to W5
+// in PyTorch eager mode (W4 also with torch.jit.trace) and prints the JSON
+// lines `stela bench --json` prints. Out: Script, Write and Python, which cmd/stela's bench
 // command and test/bench's tests of the script both use.
 package torchbench
 

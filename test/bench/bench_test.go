@@ -135,3 +135,42 @@ func TestTorchBlockAndJSON(t *testing.T) {
 		t.Errorf("%s: no torch_version", script)
 	}
 }
+
+// TestTorchW4Trains: PyTorch's W4 step is a training step (a few steps
+// from nn.Linear's initialization on random labels start near ln 10 and
+// fall), and its torch.jit.trace mode computes the same steps as its
+// eager one, so that the two timings time the same work.
+func TestTorchW4Trains(t *testing.T) {
+	py, path := python(t)
+	out, err := exec.Command(py, path, "--w4-losses", "4", "--threads", "1").Output()
+	if err != nil {
+		t.Fatalf("%s --w4-losses: %v", script, err)
+	}
+	losses := map[string][]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r struct {
+			Mode   string    `json:"mode"`
+			Losses []float64 `json:"losses"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s printed %q: %v", script, line, err)
+		}
+		losses[r.Mode] = r.Losses
+	}
+	eager, traced := losses["torch-eager"], losses["torch-jit-trace"]
+	if len(eager) != 4 || len(traced) != 4 {
+		t.Fatalf("losses by mode: %v, want 4 of torch-eager and of torch-jit-trace", losses)
+	}
+	t.Logf("W4 losses: %v", eager)
+	if math.Abs(eager[0]-math.Log(10)) > 0.1 {
+		t.Errorf("first loss %v, want about ln 10 = 2.303", eager[0])
+	}
+	for i := range eager {
+		if i > 0 && !(eager[i] < eager[i-1]) {
+			t.Errorf("the loss did not fall at step %d: %v", i+1, eager)
+		}
+		if math.Abs(eager[i]-traced[i]) > 1e-5 {
+			t.Errorf("step %d: eager loss %v, traced %v", i+1, eager[i], traced[i])
+		}
+	}
+}

@@ -3,9 +3,10 @@
 // keep the two sides measuring the same thing.
 //
 // In: torch_bench.py (internal/torchbench, which the stela binary embeds),
-// which runs workloads W1, W2, W3 and W5 in PyTorch eager mode with a
-// python3 that has torch (Debian's python3-torch) and prints the JSON
-// lines `stela bench --json` prints, mode "torch-eager";
+// which runs workloads W1 to W5 in PyTorch eager mode (W4, a training
+// step, also with torch.jit.trace) with a python3 that has torch
+// (Debian's python3-torch) and prints the JSON lines `stela bench --json`
+// prints, mode "torch-eager" (or "torch-jit-trace");
 // testdata/metrics.txt, the metric names both sides use, on which
 // `stela bench --torch` joins the two; run.sh, which runs both:
 //
@@ -25,7 +26,8 @@
 // testdata/metrics.txt (cmd/stela checks its own against the same file);
 // its GPT-2 block must compute what frontend/examples/transformer.go
 // computes (the small config, Stela on the reference evaluator, PyTorch on
-// the same inputs as .npy files); its JSON lines must carry the fields
+// the same inputs as .npy files); its W4 step must train, the same in both
+// modes; its JSON lines must carry the fields
 // `stela bench` reads. The tests run the embedded copy with the Python
 // `stela bench --torch` would pick (torchbench.Python: the first python3
 // on PATH that has torch, or $STELA_TORCH_PYTHON), and skip, never fail,

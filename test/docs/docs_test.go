@@ -124,6 +124,7 @@ var imports = map[string]string{
 	"tensor":    "github.com/stela-ml/stela/frontend/tensor",
 	"jit":       "github.com/stela-ml/stela/frontend/jit",
 	"examples":  "github.com/stela-ml/stela/frontend/examples",
+	"mnist":     "github.com/stela-ml/stela/frontend/datasets/mnist",
 	"ir":        "github.com/stela-ml/stela/ir",
 	"npy":       "github.com/stela-ml/stela/ir/npy",
 	"passes":    "github.com/stela-ml/stela/passes",
