@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/frontend/tree"
 	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/passes"
@@ -145,11 +146,26 @@ type entry struct {
 	// copies holds, per captured tensor, its copy on dev, or nil where it
 	// is on dev itself: copied once, when the signature was compiled.
 	copies []*tensor.Tensor
-	layout []int // per result of fn: -1 tensor, n slice of n; error last
+	layout []resultLayout // per result of fn, error last
 	// traced is the function as traced, before the passes, kept under
 	// STELA_DEBUG=nans to run it again op by op when a result has a NaN.
 	traced *ir.Func
 }
+
+// resultLayout says how a result of fn is made of the flat results of
+// the program: one tensor, a slice of n, or a tree shaped like template
+// (its leaves are n flat results).
+type resultLayout struct {
+	kind     int // layoutTensor, layoutSlice or layoutTree
+	n        int
+	template any
+}
+
+const (
+	layoutTensor = iota
+	layoutSlice
+	layoutTree
+)
 
 // sigPart is one element of a signature, for explaining recompiles.
 type sigPart struct {
@@ -161,8 +177,9 @@ func (c *compiledFunc) checkType() error {
 		switch out := c.ft.Out(i); {
 		case out == tensorType || out == sliceType:
 		case out == errorType && i == c.ft.NumOut()-1:
+		case out.Kind() != reflect.Interface && tree.Contains(out):
 		default:
-			return fmt.Errorf("result #%d is %v, want *tensor.Tensor or []*tensor.Tensor (then an optional error)", i, out)
+			return fmt.Errorf("result #%d is %v, want *tensor.Tensor, []*tensor.Tensor or a parameter tree of them (then an optional error)", i, out)
 		}
 	}
 	for i := range c.ft.NumIn() {
@@ -196,6 +213,34 @@ func (c *compiledFunc) call(in []reflect.Value) []reflect.Value {
 		return res
 	}
 	return outs
+}
+
+// isTree reports whether a parameter of type t is a parameter tree whose
+// tensors jit traces (a struct, pointer, map, array or interface that can
+// hold tensors), rather than a static value. *Tensor and []*Tensor are
+// handled apart.
+func isTree(t reflect.Type) bool {
+	return t != tensorType && t != sliceType && tree.Contains(t)
+}
+
+// unflattenValue rebuilds the tree v holds with leaves, as a value of v's
+// type.
+func unflattenValue(v reflect.Value, leaves []*tensor.Tensor) (reflect.Value, error) {
+	return unflattenTo(v.Type(), v.Interface(), leaves)
+}
+
+// unflattenTo rebuilds the tree like with leaves, as a value of type t
+// (the zero value for a nil tree).
+func unflattenTo(t reflect.Type, like any, leaves []*tensor.Tensor) (reflect.Value, error) {
+	out, err := tree.Unflatten[any](like, leaves)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	w := reflect.New(t).Elem()
+	if out != nil {
+		w.Set(reflect.ValueOf(out))
+	}
+	return w, nil
 }
 
 // userError is an error fn returned itself: the call returns it as it is.
@@ -252,6 +297,21 @@ func (c *compiledFunc) args(in []reflect.Value) (a callArgs, err error) {
 			a.parts = append(a.parts, sigPart{what, fmt.Sprintf("%d tensors", len(s))})
 			for j, t := range s {
 				if err := add(fmt.Sprintf("%s[%d]", what, j), t); err != nil {
+					return callArgs{}, err
+				}
+			}
+		case isTree(v.Type()):
+			st, err := tree.Structure(v.Interface())
+			if err != nil {
+				return callArgs{}, fmt.Errorf("%s: %v", what, err)
+			}
+			leaves, err := tree.FlattenWithPaths(v.Interface())
+			if err != nil {
+				return callArgs{}, fmt.Errorf("%s: %v", what, err)
+			}
+			a.parts = append(a.parts, sigPart{what, "tree " + st})
+			for _, l := range leaves {
+				if err := add(what+" "+l.Path, l.Tensor); err != nil {
 					return callArgs{}, err
 				}
 			}
@@ -353,6 +413,21 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 				k++
 			}
 			sym[i] = reflect.ValueOf(s)
+		case isTree(v.Type()):
+			n, err := tree.Flatten(v.Interface())
+			if err != nil {
+				return nil, err
+			}
+			leaves := make([]*tensor.Tensor, len(n))
+			for j := range leaves {
+				leaves[j] = tr.ParamLike(tensors[k], loc)
+				k++
+			}
+			t, err := unflattenValue(v, leaves)
+			if err != nil {
+				return nil, err
+			}
+			sym[i] = t
 		default:
 			sym[i] = v
 		}
@@ -364,13 +439,22 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 	e := &entry{key: key, parts: a.parts}
 	var results []*tensor.Tensor
 	for i, o := range outs {
+		if o.Type() != tensorType && o.Type() != sliceType && o.Type() != errorType {
+			leaves, err := tree.Flatten(o.Interface())
+			if err != nil {
+				return nil, fmt.Errorf("result #%d: %v", i, err)
+			}
+			results = append(results, leaves...)
+			e.layout = append(e.layout, resultLayout{kind: layoutTree, n: len(leaves), template: o.Interface()})
+			continue
+		}
 		switch v := o.Interface().(type) {
 		case *tensor.Tensor:
 			if v == nil {
 				return nil, fmt.Errorf("result #%d is nil", i)
 			}
 			results = append(results, v)
-			e.layout = append(e.layout, -1)
+			e.layout = append(e.layout, resultLayout{kind: layoutTensor, n: 1})
 		case []*tensor.Tensor:
 			for j, t := range v {
 				if t == nil {
@@ -378,7 +462,7 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 				}
 			}
 			results = append(results, v...)
-			e.layout = append(e.layout, len(v))
+			e.layout = append(e.layout, resultLayout{kind: layoutSlice, n: len(v)})
 		case error:
 			if v != nil {
 				return nil, userError{v}
@@ -388,7 +472,7 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 				return nil, fmt.Errorf("result #%d is nil", i)
 			}
 			if o.Type() == sliceType {
-				e.layout = append(e.layout, 0)
+				e.layout = append(e.layout, resultLayout{kind: layoutSlice})
 			}
 		}
 	}
@@ -625,19 +709,27 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 	k := 0
 	for i := range outs {
 		t := c.ft.Out(i)
-		switch {
-		case t == errorType:
+		if t == errorType {
 			outs[i] = reflect.Zero(t)
-		case e.layout[i] < 0:
-			outs[i] = reflect.ValueOf(tensor.FromResult(rs[k], e.committed))
+			continue
+		}
+		l := e.layout[i]
+		s := make([]*tensor.Tensor, l.n)
+		for j := range s {
+			s[j] = tensor.FromResult(rs[k], e.committed)
 			k++
-		default:
-			s := make([]*tensor.Tensor, e.layout[i])
-			for j := range s {
-				s[j] = tensor.FromResult(rs[k], e.committed)
-				k++
-			}
+		}
+		switch l.kind {
+		case layoutTensor:
+			outs[i] = reflect.ValueOf(s[0])
+		case layoutSlice:
 			outs[i] = reflect.ValueOf(s)
+		default:
+			v, err := unflattenTo(t, l.template, s)
+			if err != nil {
+				return nil, err
+			}
+			outs[i] = v
 		}
 	}
 	return outs, nil

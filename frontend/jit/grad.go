@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/frontend/tree"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/passes/autodiff"
 )
@@ -34,33 +35,59 @@ type tapeRun struct {
 // runOnTape calls fv with the arguments in, those at positions wrt
 // replaced by parameters of a new tape standing for them.
 func runOnTape(op string, fv reflect.Value, in []reflect.Value, asSlice bool, wrt []int) (*tapeRun, error) {
-	name := funcName(fv)
+	var flat []*tensor.Tensor
+	if asSlice {
+		flat = in[0].Interface().([]*tensor.Tensor)
+	}
+	arg := func(i int) *tensor.Tensor {
+		if asSlice {
+			return flat[i]
+		}
+		return in[i].Interface().(*tensor.Tensor)
+	}
+	params := make([]*tensor.Tensor, len(wrt))
+	for k, w := range wrt {
+		params[k] = arg(w)
+	}
+	r, err := onTape(op, funcName(fv), declLoc(fv), params, func(tps []*tensor.Tensor) ([]*tensor.Tensor, error) {
+		args := append([]reflect.Value{}, in...)
+		if asSlice {
+			s := append([]*tensor.Tensor{}, flat...)
+			for k, w := range wrt {
+				s[w] = tps[k]
+			}
+			args = []reflect.Value{reflect.ValueOf(s)}
+		} else {
+			for k, w := range wrt {
+				args[w] = reflect.ValueOf(tps[k])
+			}
+		}
+		return callValues(fv, args)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.wrt = wrt
+	return r, nil
+}
+
+// onTape runs call on a new tape whose parameters stand for params,
+// and returns the run: the recorded function, call's results and their
+// primals. wrt is what the run's backward pass reports gradients for.
+func onTape(op, name string, loc ir.Loc, params []*tensor.Tensor, call func(tps []*tensor.Tensor) ([]*tensor.Tensor, error)) (*tapeRun, error) {
 	tp := tensor.NewTape(name)
 	defer func() {
 		if !tp.Done() {
 			tp.Discard()
 		}
 	}()
-	loc := declLoc(fv)
-	args := append([]reflect.Value{}, in...)
-	var flat []*tensor.Tensor
-	if asSlice {
-		flat = append(flat, in[0].Interface().([]*tensor.Tensor)...)
-	}
-	for _, w := range wrt {
-		if asSlice {
-			flat[w] = tp.TapeParam(flat[w], loc)
-			continue
-		}
-		t := in[w].Interface().(*tensor.Tensor)
-		args[w] = reflect.ValueOf(tp.TapeParam(t, loc))
-	}
-	if asSlice {
-		args = []reflect.Value{reflect.ValueOf(flat)}
+	tps := make([]*tensor.Tensor, len(params))
+	for i, p := range params {
+		tps[i] = tp.TapeParam(p, loc)
 	}
 	var outs []*tensor.Tensor
 	var userErr error
-	if err := tensor.Catch(func() { outs, userErr = callValues(fv, args) }); err != nil {
+	if err := tensor.Catch(func() { outs, userErr = call(tps) }); err != nil {
 		return nil, err
 	}
 	if userErr != nil {
@@ -75,7 +102,10 @@ func runOnTape(op string, fv reflect.Value, in []reflect.Value, asSlice bool, wr
 	if err != nil {
 		return nil, err
 	}
-	r := &tapeRun{name: name, tape: tp, f: f, outs: outs, wrt: wrt}
+	r := &tapeRun{name: name, tape: tp, f: f, outs: outs, wrt: make([]int, len(params))}
+	for i := range r.wrt {
+		r.wrt[i] = i
+	}
 	r.primals = make([]*tensor.Tensor, len(outs))
 	for i, o := range outs {
 		r.primals[i] = tp.Lower(o)
@@ -412,4 +442,99 @@ func JVP(fn any, primals, tangents []*tensor.Tensor) (outs, tangentsOut []*tenso
 		return nil, nil, locatedAt(loc, err)
 	}
 	return r.primals, tout, nil
+}
+
+// ValueAndGradTree returns a function that computes fn's value and its
+// gradient with respect to params, a parameter tree (package
+// frontend/tree: a struct, pointer, slice or map of tensors, such as a
+// model from frontend/nn), as jax.value_and_grad does for pytrees. The
+// gradient is a tree of params' structure: one tensor per float leaf, and
+// zeros for leaves of other types (a step counter). fn's other inputs
+// are what it closes over, constants of the differentiation. It works
+// eagerly and inside jit.Compile, as Grad does.
+func ValueAndGradTree[P any](fn func(params P) *tensor.Tensor) func(params P) (*tensor.Tensor, P, error) {
+	name := funcName(reflect.ValueOf(fn))
+	return func(params P) (*tensor.Tensor, P, error) {
+		loc := ir.CallerLoc()
+		v, g, err := valueAndGradTree(name, loc, fn, params)
+		if err != nil {
+			var zero P
+			return nil, zero, locatedAt(loc, err)
+		}
+		return v, g, nil
+	}
+}
+
+// GradTree is ValueAndGradTree without the value.
+func GradTree[P any](fn func(params P) *tensor.Tensor) func(params P) (P, error) {
+	name := funcName(reflect.ValueOf(fn))
+	return func(params P) (P, error) {
+		loc := ir.CallerLoc()
+		_, g, err := valueAndGradTree(name, loc, fn, params)
+		if err != nil {
+			var zero P
+			return zero, locatedAt(loc, err)
+		}
+		return g, nil
+	}
+}
+
+func valueAndGradTree[P any](name string, loc ir.Loc, fn func(P) *tensor.Tensor, params P) (*tensor.Tensor, P, error) {
+	var zero P
+	if fn == nil {
+		return nil, zero, fmt.Errorf("value_and_grad_tree: nil function")
+	}
+	leaves, err := tree.FlattenWithPaths(params)
+	if err != nil {
+		return nil, zero, fmt.Errorf("value_and_grad_tree: %v", err)
+	}
+	var float []*tensor.Tensor
+	var at []int // leaf index of each float leaf
+	for i, l := range leaves {
+		if ir.Differentiable(l.Tensor.DType()) {
+			float = append(float, l.Tensor)
+			at = append(at, i)
+		}
+	}
+	r, err := onTape("value_and_grad_tree", name, loc, float, func(tps []*tensor.Tensor) ([]*tensor.Tensor, error) {
+		all := make([]*tensor.Tensor, len(leaves))
+		for i, l := range leaves {
+			all[i] = l.Tensor
+		}
+		for k, i := range at {
+			all[i] = tps[k]
+		}
+		tp, err := tree.Unflatten(params, all)
+		if err != nil {
+			return nil, err
+		}
+		return []*tensor.Tensor{fn(tp)}, nil
+	})
+	if err != nil {
+		return nil, zero, err
+	}
+	if err := scalarLoss("value_and_grad_tree", r); err != nil {
+		return nil, zero, err
+	}
+	gs, err := r.backward("value_and_grad_tree", []*tensor.Tensor{tensor.OnesLike(r.primals[0])})
+	if err != nil {
+		return nil, zero, err
+	}
+	grads := make([]*tensor.Tensor, len(leaves))
+	for i, l := range leaves {
+		grads[i] = l.Tensor
+	}
+	for k, i := range at {
+		grads[i] = gs[k]
+	}
+	for i, l := range leaves {
+		if !ir.Differentiable(l.Tensor.DType()) {
+			grads[i] = tensor.ZerosLike(l.Tensor)
+		}
+	}
+	g, err := tree.Unflatten(params, grads)
+	if err != nil {
+		return nil, zero, err
+	}
+	return r.primals[0], g, nil
 }
