@@ -7,7 +7,7 @@ import (
 )
 
 // Random numbers: JAX's counter-based, splittable PRNG (threefry2x32 with
-// jax_threefry_partitionable, JAX's default since 0.5), bit for bit.
+// jax_threefry_partitionable, the default in JAX 0.10.2), bit for bit.
 //
 // A key is an ordinary ui32[2] tensor, the raw data of a JAX key
 // (jax.random.key_data(jax.random.key(seed))). There is no hidden state:
