@@ -25,6 +25,7 @@ type compileConfig struct {
 	pipeline []*passes.Pass
 	name     string
 	maxSigs  int
+	donate   []int // Donate's parameter indices (donate.go)
 }
 
 // WithPipeline replaces the pass pipeline (passes.Default) run on every
@@ -119,6 +120,9 @@ func Compile[F any](fn F, opts ...Option) F {
 	if err := c.checkType(); err != nil {
 		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
 	}
+	if err := c.checkDonate(); err != nil {
+		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
+	}
 	return reflect.MakeFunc(c.ft, c.call).Interface().(F)
 }
 
@@ -146,6 +150,9 @@ type entry struct {
 	// is on dev itself: copied once, when the signature was compiled.
 	copies []*tensor.Tensor
 	layout []int // per result of fn: -1 tensor, n slice of n; error last
+	// donate is, per tensor argument, whether the call gives its buffer
+	// to exe (Donate); nil when none is donated or dev cannot donate.
+	donate []bool
 }
 
 // sigPart is one element of a signature, for explaining recompiles.
@@ -412,12 +419,8 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 			c.dump(dump, "mlir", text)
 		}
 	}
-	if comp, ok := e.dev.(runtime.Compiler); ok {
-		exe, err := comp.Compile(e.fn)
-		if err != nil {
-			return nil, err
-		}
-		e.exe = exe
+	if e.exe, err = c.compileEntry(e, in); err != nil { // donate.go
+		return nil, err
 	}
 	c.entries[key] = e
 	c.lru = append(c.lru, e)
@@ -522,7 +525,7 @@ func (e *entry) place(a callArgs, captured []*tensor.Tensor) error {
 			continue
 		}
 		if t.Freed() {
-			return fmt.Errorf("%s was freed", capturedName(i, t))
+			return fmt.Errorf("%s %s", capturedName(i, t), gone(t))
 		}
 		moved, err := tensor.MoveTo([]*tensor.Tensor{t}, dev, func(int) string { return capturedName(i, t) })
 		if err != nil {
@@ -544,7 +547,7 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 	bufs := make([]tensor.Buffer, 0, len(a.tensors)+len(e.captured))
 	for i, t := range a.tensors {
 		if t.Freed() {
-			return nil, fmt.Errorf("%s (%v) was freed", a.names[i], t.Type())
+			return nil, fmt.Errorf("%s (%v) %s", a.names[i], t.Type(), gone(t))
 		}
 	}
 	// An uncommitted argument elsewhere follows the computation; a
@@ -566,7 +569,7 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 			if cp := e.copies[i]; cp != nil {
 				cp.Free()
 			}
-			return nil, fmt.Errorf("%s was freed", capturedName(i, t))
+			return nil, fmt.Errorf("%s %s", capturedName(i, t), gone(t))
 		}
 		if cp := e.copies[i]; cp != nil {
 			bufs = append(bufs, cp.Buffer())
@@ -576,7 +579,7 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 	}
 	var rs []tensor.Buffer
 	if e.exe != nil {
-		rs, err = e.exe.Run(bufs, ir.CallerLoc())
+		rs, err = e.execute(c, a, moved, bufs) // donate.go
 	} else {
 		rs, err = e.dev.Run(e.fn, bufs)
 	}

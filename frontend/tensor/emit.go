@@ -72,6 +72,9 @@ func emitTo(dst []*Tensor, like *Tensor, op ir.Op, args []*Tensor, attr any, reg
 	}
 	rs, err := dev.Run(g.fn, bufs)
 	if err != nil {
+		if de := donatedOperand(name, args); de != nil {
+			panic(de)
+		}
 		panic(located(err, loc, name))
 	}
 	if len(rs) != len(outs) {
@@ -117,6 +120,9 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, op ir.Op, args []*
 		}
 	}
 	if err != nil {
+		if de := donatedOperand(op.String(), args); de != nil {
+			panic(de)
+		}
 		panic(located(err, ir.CallerLoc(), op.String()))
 	}
 	for _, b := range rs {
