@@ -272,3 +272,34 @@ func TestDonationOutOfOrder(t *testing.T) {
 		outs[0].Destroy()
 	}
 }
+
+// TestDonationOfARepeatedBuffer: a donated buffer that is also an earlier
+// argument of the call is not consumed (its storage is held by then), and
+// the result is right.
+func TestDonationOfARepeatedBuffer(t *testing.T) {
+	c := realWorkerClient(t, 1)
+	exe, err := c.Compile(`module @jit_add {
+  func.func public @main(%a: tensor<4xf32>, %b: tensor<4xf32> {tf.aliasing_output = 0 : i32}) -> tensor<4xf32> {
+    %0 = stablehlo.add %a, %b : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exe.Destroy()
+	x, err := c.BufferFromLiteral(ir.LiteralOf([]int{4}, float32(1), 2, 3, 4), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Destroy()
+	outs := []*pjrt.Buffer{new(pjrt.Buffer)}
+	if err := exe.ExecuteOneDonating(nil, outs, []bool{false, true}, x, x); err != nil {
+		t.Fatal(err)
+	}
+	defer outs[0].Destroy()
+	if got := fmt.Sprint(floats(t, outs[0]), floats(t, x)); got != "[2 4 6 8] [1 2 3 4]" {
+		t.Errorf("x + x donating the second x: result and x are %s, want [2 4 6 8] [1 2 3 4]", got)
+	}
+}

@@ -305,7 +305,8 @@ static PJRT_Error* check_argument(const stela_param* q, size_t i, size_t d, PJRT
    memory) gives it back. */
 
 /* Whether argument i may be donated: the options do not forbid it, and
-   its buffer is no other argument of the list. */
+   its buffer is no later argument of the list (an earlier one holds a
+   reference to the storage by now, which take_storage sees). */
 static bool may_donate(const PJRT_ExecuteOptions* o, size_t i, PJRT_Buffer* const* list, size_t nargs) {
   if (o != NULL && STELA_HAS(PJRT_ExecuteOptions, o, num_non_donatable_input_indices) &&
       o->num_non_donatable_input_indices > 0) {
@@ -313,8 +314,8 @@ static bool may_donate(const PJRT_ExecuteOptions* o, size_t i, PJRT_Buffer* cons
     for (size_t k = 0; k < o->num_non_donatable_input_indices; k++)
       if (o->non_donatable_input_indices[k] == (int64_t)i) return false;
   }
-  for (size_t k = 0; k < nargs; k++)
-    if (k != i && list[k] == list[i]) return false;
+  for (size_t k = i + 1; k < nargs; k++)
+    if (list[k] == list[i]) return false;
   return true;
 }
 
