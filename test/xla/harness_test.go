@@ -82,11 +82,15 @@ print(" ".join(missing)); sys.exit(3 if missing else 0)`)
 
 // job is one program for XLA: MLIR text and its arguments.
 type job struct {
-	name   string
-	mlir   string
-	args   []*ir.Literal
-	nOuts  int
-	result jobResult
+	name  string
+	mlir  string
+	args  []*ir.Literal
+	nOuts int
+	// aliases are (argument, result) pairs of the program's
+	// tf.aliasing_output: XLA reports whether each result came back in
+	// its (donated) argument's memory.
+	aliases [][2]int
+	result  jobResult
 }
 
 // jobResult is what XLA did with a job.
@@ -96,6 +100,8 @@ type jobResult struct {
 	outs     []*ir.Literal
 	compileS float64
 	runS     float64
+	aliased  []bool // per job.aliases: the result is the argument's memory
+	hloAlias string // the compiled module's input_output_alias={...}
 }
 
 // run runs the jobs on XLA and stores each one's result in it. A crash of
@@ -124,6 +130,7 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		MLIR    string   `json:"mlir"`
 		Inputs  []string `json:"inputs"`
 		Outputs []string `json:"outputs"`
+		Aliases [][2]int `json:"aliases,omitempty"`
 	}
 	var m struct {
 		Jobs []mjob `json:"jobs"`
@@ -133,7 +140,7 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		if err := os.MkdirAll(filepath.Join(dir, jd), 0o755); err != nil {
 			return -1, err
 		}
-		mj := mjob{Name: fmt.Sprintf("%d %s", i, j.name), MLIR: filepath.Join(jd, "prog.mlir"), Inputs: []string{}, Outputs: []string{}}
+		mj := mjob{Name: fmt.Sprintf("%d %s", i, j.name), MLIR: filepath.Join(jd, "prog.mlir"), Inputs: []string{}, Outputs: []string{}, Aliases: j.aliases}
 		if err := os.WriteFile(filepath.Join(dir, mj.MLIR), []byte(j.mlir), 0o644); err != nil {
 			return -1, err
 		}
@@ -173,6 +180,8 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		Error    string  `json:"error"`
 		CompileS float64 `json:"compile_s"`
 		RunS     float64 `json:"run_s"`
+		Aliased  []bool  `json:"aliased"`
+		HLOAlias string  `json:"hlo_alias"`
 	}
 	var rs []result
 	if rb, err := os.ReadFile(results); err == nil {
@@ -203,7 +212,7 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 	}
 	for i, res := range rs {
 		j := jobs[i]
-		j.result = jobResult{ok: res.OK, err: res.Error, compileS: res.CompileS, runS: res.RunS}
+		j.result = jobResult{ok: res.OK, err: res.Error, compileS: res.CompileS, runS: res.RunS, aliased: res.Aliased, hloAlias: res.HLOAlias}
 		if !res.OK {
 			continue
 		}
