@@ -70,10 +70,11 @@
 // through run_xla.py, and compares: bit for bit where TestXLA does,
 // exactly (but NaN payloads) for other elementwise results, within
 // TestXLA's sum bound for contractions and sums (lax reduces from the
-// identity and adds the init value after); the two places where XLA
-// departs from the spec and the interpreter follows it (reduce over no
-// dimensions, reduce_window padding with an init value that is not an
-// identity) compare with ir.Eval instead (interpOffSpec). Where jax lowers
+// identity and adds the init value after); the places where XLA departs
+// from the spec and the interpreter follows it (reduce over no dimensions,
+// reduce_window padding with an init value that is not an identity, and
+// with XLA's default flags the order of complex numbers) compare with
+// ir.Eval instead (interpOffSpec). Where jax lowers
 // a primitive to other ops than the StableHLO op Stela wrote (logistic,
 // complex sine and cosine, complex convolution on CPU) grad_xla.py lowers
 // it as that op, keeping JAX's derivative rules. TestJAXGradOracle

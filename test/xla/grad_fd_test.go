@@ -72,8 +72,45 @@ func TestJAXGradOracle(t *testing.T) {
 			want string
 		}{b.vjp(rc.c.name, rc.c.fn, rc.c.in, cts), rc.err})
 	}
+	// Every inexact element type gets derivatives: x·x at x with seeds of
+	// ones is 2x exactly, through vjp for real types and jvp for all
+	// (JAX's complex vjp convention is not this test's business).
+	type typed struct {
+		j *job
+		x *ir.Literal
+	}
+	var typedJobs []typed
+	for _, d := range []ir.DType{ir.F16, ir.BF16, ir.F32, ir.F64, ir.C64, ir.C128} {
+		ty := tt(d, 5)
+		x := mapFloat(randLit(rng("grad/typed/"+d.String()), ty, true), func(v float64) float64 { return math.Round(v*8) / 8 })
+		f := ir.NewFunc("square_" + d.String())
+		p := f.AddParam(ty, ir.UnknownLoc)
+		sq, err := f.Emit1(ir.UnknownLoc, ir.OpMultiply, []*ir.Value{p, p}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Return(sq)
+		ones := []*ir.Literal{ir.FullLiteral(ty, 1)}
+		typedJobs = append(typedJobs, typed{b.jvp(f.Name, f, []*ir.Literal{x}, ones), x})
+		if !d.IsComplex() {
+			typedJobs = append(typedJobs, typed{b.vjp(f.Name, f, []*ir.Literal{x}, ones), x})
+		}
+	}
 	b.run(t)
 	ran := time.Now()
+	for _, tj := range typedJobs {
+		j := tj.j
+		if !j.result.ok {
+			t.Errorf("%s %s: %s", j.name, j.kind, j.result.err)
+			continue
+		}
+		want := mapFloat(tj.x, func(v float64) float64 { return 2 * v })
+		if len(j.result.derivs) != 1 || j.result.derivs[0] == nil {
+			t.Errorf("%s %s: derivatives %v, want one", j.name, j.kind, j.result.derivs)
+		} else if err := ir.LiteralsClose(j.result.derivs[0], want, 0); err != nil {
+			t.Errorf("%s %s: derivative of x·x: %v", j.name, j.kind, err)
+		}
+	}
 	for _, r := range refused {
 		if r.j.result.ok || !strings.Contains(r.j.result.err, r.want) {
 			t.Errorf("%s: grad_xla.py answered ok=%v, error %q; want an error containing %q", r.j.name, r.j.result.ok, r.j.result.err, r.want)

@@ -169,7 +169,9 @@ def main(argv):
 # Jobs
 
 def inexact(dtype):
-    return np.issubdtype(dtype, np.inexact)
+    """Whether JAX differentiates values of dtype (floats, bfloat16
+    included, and complex numbers)."""
+    return jax.dtypes.issubdtype(dtype, np.inexact)
 
 
 def run_job(prog, kind, args, seeds):
@@ -687,7 +689,13 @@ def _compare(p, n, xs, env):
              "LE": lambda: le(x, y), "GT": lambda: lt(y, x), "GE": lambda: le(y, x)}[d]()
         return [r]
     # The compare type of FLOAT, SIGNED and UNSIGNED follows from the
-    # operand type, as in lax.
+    # operand type in lax; another one (UNSIGNED on signed integers) has no
+    # lax equivalent.
+    dt = np.dtype(x.dtype)
+    natural = "FLOAT" if inexact(dt) else "SIGNED" if np.issubdtype(dt, np.signedinteger) else "UNSIGNED"
+    if t is not None and t != natural:
+        raise Unsupported("stablehlo.compare: compare_type %s on %s is not supported (lax compares %s as %s)" % (
+            t, dt, dt, natural))
     fn = {"EQ": lax.eq, "NE": lax.ne, "LT": lax.lt, "LE": lax.le, "GT": lax.gt, "GE": lax.ge}[d]
     if np.issubdtype(x.dtype, np.complexfloating) and d not in ("EQ", "NE"):
         # lax orders no complex numbers; the spec orders them
@@ -821,6 +829,9 @@ def _reduce(p, n, xs, env):
         if not is_identity(inits[0], ident):
             r = fn(lax.broadcast(lax.convert_element_type(inits[0], dt), r.shape), r)
         return [r]
+    # Any other region (a variadic argmax, say): lax.reduce's general path,
+    # which emits the region as it is; JAX's derivative of it assumes, as
+    # lax.reduce documents, that the region and init values form a monoid.
     comp = p.region_fn(blk, {})
     return list(lax.reduce(tuple(ops), tuple(inits), lambda a, b: tuple(comp(*a, *b)), dims))
 
