@@ -97,6 +97,12 @@ func startInterpreter(t *testing.T, units []unit) *interpRun {
 	return r
 }
 
+// interpUntestable are the ops whose TestXLA cases the interpreter does
+// not run, with the reason.
+var interpUntestable = map[ir.Op]string{
+	ir.OpSort: "lax.sort takes no comparator: grad_xla.py maps the a < b comparator only, and TestXLA's sort cases use the frontend's NaN-aware orders (TestGradientsMatchJAX compares sort's derivatives on an a < b sort)",
+}
+
 // check waits for the interpreter and compares its results with XLA's.
 func (r *interpRun) check(t *testing.T, units []unit) {
 	if err := r.wait(); err != nil {
@@ -112,6 +118,11 @@ func (r *interpRun) check(t *testing.T, units []unit) {
 		xj, ij := u.job, r.jobs[i]
 		compileS += ij.result.compileS
 		runS += ij.result.runS
+		if len(u.cases) > 0 {
+			if _, ok := interpUntestable[u.cases[0].op]; ok {
+				continue
+			}
+		}
 		if !xj.result.ok {
 			notRun += len(u.cases) // TestXLA reports it, or lists it in caseDiffs
 			continue
@@ -139,7 +150,9 @@ func (r *interpRun) check(t *testing.T, units []unit) {
 		}
 	}
 	for _, op := range ir.AllOps() {
-		if _, ok := untestable[op]; !ok && compared[op] == 0 {
+		_, no := untestable[op]
+		_, noInterp := interpUntestable[op]
+		if !no && !noInterp && compared[op] == 0 {
 			t.Errorf("op %v has no case that ran on both XLA and the interpreter", op)
 		}
 	}

@@ -619,6 +619,7 @@ DECODERS = {
     "stablehlo.gather": dec_gather,
     "stablehlo.scatter": dec_scatter,
     "stablehlo.composite": dec_composite,
+    "stablehlo.sort": lambda o: {"dim": _int(o, "dimension"), "stable": _bool(o, "is_stable")},
     "func.call": dec_call,
 }
 
@@ -1042,6 +1043,18 @@ def _case(p, n, xs, env):
     return list(lax.switch(i, [lambda b=b: tuple(b()) for b in branches]))
 
 
+def _sort(p, n, xs, env):
+    """lax.sort takes no comparator: the comparator must be a < b on the
+    first operand (num_keys=1, ascending), the order lax.sort gives for
+    operands without NaN."""
+    blk = n.regions[0]
+    ops = blk.ops
+    if (len(ops) == 1 and ops[0].name == "stablehlo.compare" and ops[0].params["dir"] == "LT"
+            and ops[0].operands == [blk.args[0], blk.args[1]] and blk.ret == ops[0].results):
+        return list(lax.sort(tuple(xs), dimension=n.params["dim"], is_stable=n.params["stable"], num_keys=1))
+    raise Unsupported("stablehlo.sort: only the comparator a < b on the first operand is supported")
+
+
 def _composite(p, n, xs, env):
     return p.call(n.params["decomposition"], list(xs))
 
@@ -1177,6 +1190,7 @@ def _init_handlers():
         "stablehlo.while": _while,
         "stablehlo.case": _case,
         "stablehlo.composite": _composite,
+        "stablehlo.sort": _sort,
         "stablehlo.custom_call": _custom_call,
         "func.call": _call,
     })
