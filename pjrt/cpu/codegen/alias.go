@@ -140,6 +140,11 @@ func readsInPlace(n *node, out, a *tval) bool {
 	if len(n.out) != 1 || n.out[0] != out || n.kind == kReduce {
 		return false
 	}
+	if n.kind == kDot {
+		// A GEMM that accumulates into in[2] reads each element of it
+		// once, before writing it (β·C), and must not read it as A or B.
+		return n.acc && n.in[2].root() == a && n.in[0].root() != a && n.in[1].root() != a
+	}
 	if n.fused == nil {
 		// An elementwise kernel reads its full operands at the index it
 		// writes (a reshaped operand too: its flat order is the same).

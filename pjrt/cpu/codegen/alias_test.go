@@ -214,6 +214,23 @@ func TestAliasedResults(t *testing.T) {
 			b.f.Return(r0, b.reduceSum(x, 0), r2)
 			return b.f, []*ir.Literal{lit(m), lit(m), lit(v)}
 		}, []int{0, 2}, -1},
+		{"sgd on a dot", func(t *testing.T) (*ir.Func, []*ir.Literal) {
+			// w - c·dot(xᵀ, g), one GEMM accumulating into w in place
+			// (gemmacc.go).
+			x, g := ir.TensorOf(ir.F32, 6, 8), ir.TensorOf(ir.F32, 6, 8)
+			b := newBuilder(t, "sgddot", sq, x, g)
+			w := b.f.Params[0]
+			dw := b.emit(ir.OpDotGeneral, ir.DotGeneralAttr{LhsContract: []int{0}, RhsContract: []int{0}}, b.f.Params[1], b.f.Params[2])
+			b.f.Return(b.emit(ir.OpSubtract, nil, w, b.emit(ir.OpMultiply, nil, dw, scalar(b, b.constOf(ir.F32, 0.25), sq))))
+			return b.f, []*ir.Literal{ints(ir.F32, sq), ints(ir.F32, x), ints(ir.F32, g)}
+		}, []int{0}, 1},
+		{"sgd on a dot, not donated", func(t *testing.T) (*ir.Func, []*ir.Literal) {
+			b := newBuilder(t, "sgddot2", sq, sq, sq)
+			w := b.f.Params[0]
+			dw := b.emit(ir.OpDotGeneral, dot, b.f.Params[1], b.f.Params[2])
+			b.f.Return(b.emit(ir.OpAdd, nil, dw, w), w)
+			return b.f, []*ir.Literal{ints(ir.F32, sq), ints(ir.F32, sq), ints(ir.F32, sq)}
+		}, nil, -1},
 		{"constant result", func(t *testing.T) (*ir.Func, []*ir.Literal) {
 			b := newBuilder(t, "zero", m)
 			b.f.Return(scalar(b, b.constOf(ir.F32, 3), m), b.reduceSum(b.f.Params[0], 0))

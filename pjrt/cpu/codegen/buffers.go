@@ -12,6 +12,17 @@ import "sort"
 
 // dce drops nodes whose results nobody uses (expectations always stay).
 func (p *planner) dce() {
+	// From scratch: the planner may run it again after a rewrite.
+	for _, n := range p.nodes {
+		for _, o := range n.out {
+			o.used = false
+		}
+		for _, x := range n.in {
+			for v := x; v != nil; v = v.view {
+				v.used = false
+			}
+		}
+	}
 	for _, r := range p.prog.results {
 		markUsed(r)
 	}

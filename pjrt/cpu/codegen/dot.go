@@ -153,7 +153,7 @@ func (e *emitter) dotGeneral(n *node) (*ir.Func, error) {
 
 // gemmKernel: for each batch, rt->sgemm (or dgemm)(transA, transB, M, N,
 // K, 1, lhs + batch·strideA, lda, rhs + batch·strideB, ldb, 0, out +
-// batch·M·N, N).
+// batch·M·N, N); with acc (gemmacc.go), alpha and 1 on out holding in[2].
 func (e *emitter) gemmKernel(n *node) *ir.Func {
 	b, rt, outs, ins := e.newKernelRT(n, n.out, n.in)
 	g := n.gemm
@@ -170,13 +170,21 @@ func (e *emitter) gemmKernel(n *node) *ir.Func {
 			}
 			return i32(0)
 		}
-		one, zero := floatConst(k, 1), floatConst(k, 0)
+		alpha, beta := floatConst(k, 1), floatConst(k, 0)
+		if n.acc {
+			// out = in[2] + alpha·dot (gemmacc.go): start from in[2],
+			// unless the kernel updates it in place (alias.go).
+			if !slices.Contains(n.inPlace, 2) {
+				b.memcpy(outs[0], ins[2], n.out[0].t.bytes())
+			}
+			alpha, beta = floatConst(k, n.alpha), floatConst(k, 1)
+		}
 		b.loop(n.b, func(bi value.Value) {
 			a := b.addr(k, ins[0], b.affine([]value.Value{bi}, []int64{g.strideA}, 0))
 			x := b.addr(k, ins[1], b.affine([]value.Value{bi}, []int64{g.strideB}, 0))
 			c := b.addr(k, outs[0], b.affine([]value.Value{bi}, []int64{n.m * n.n}, 0))
 			b.cur.NewCall(fn, flag(g.transA), flag(g.transB), i64(n.m), i64(n.n), i64(n.k),
-				one, a, i64(g.lda), x, i64(g.ldb), zero, c, i64(n.n))
+				alpha, a, i64(g.lda), x, i64(g.ldb), beta, c, i64(n.n))
 		})
 	}
 	b.cur.NewRet(nil)

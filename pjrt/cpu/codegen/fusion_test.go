@@ -429,6 +429,58 @@ func TestFusionThroughBitcast(t *testing.T) {
 	evalAndCompare(t, b.f, nil, randLiteral(r, b.f.Params[0].Type))
 }
 
+// An update w ± c·dot(a, b) is one GEMM accumulating into w (gemmacc.go):
+// one kernel, and results equal to the evaluator's where the products
+// are exact (small integers); a dot used elsewhere too stays a dot.
+func TestGemmAccumulate(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct {
+		name    string
+		dt      ir.DType
+		op      ir.Op
+		scale   float64 // 0: no multiply
+		reuse   bool    // the dot is also a result
+		kernels int
+	}{
+		{"sub scaled f32", ir.F32, ir.OpSubtract, 0.5, false, 1},
+		{"add scaled f64", ir.F64, ir.OpAdd, 2, false, 1},
+		{"sub plain", ir.F32, ir.OpSubtract, 0, false, 1},
+		{"dot reused", ir.F32, ir.OpSubtract, 0.5, true, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, a, x := ir.TensorOf(c.dt, 5, 7), ir.TensorOf(c.dt, 5, 3), ir.TensorOf(c.dt, 3, 7)
+			b := newBuilder(t, "acc", w, a, x)
+			d := b.emit(ir.OpDotGeneral, ir.DotGeneralAttr{LhsContract: []int{1}, RhsContract: []int{0}}, b.f.Params[1], b.f.Params[2])
+			u := d
+			if c.scale != 0 {
+				k := b.emit(ir.OpConstant, ir.ConstantAttr{Value: ir.FullLiteral(w, c.scale)})
+				u = b.emit(ir.OpMultiply, nil, k, d)
+			}
+			outs := []*ir.Value{b.emit(c.op, nil, b.f.Params[0], u)}
+			if c.reuse {
+				outs = append(outs, d)
+			}
+			b.f.Return(outs...)
+			args := []*ir.Literal{
+				smallInts(r, ir.TensorOf(ir.S64, 5, 7), -8, 8), smallInts(r, ir.TensorOf(ir.S64, 5, 3), -8, 8), smallInts(r, ir.TensorOf(ir.S64, 3, 7), -8, 8),
+			}
+			for i, l := range args {
+				args[i] = ir.LiteralFromFloat64s(b.f.Params[i].Type, l.Float64s())
+			}
+			sm, err := lowering.Lower(b.f, lowering.Options{Verify: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog := planText(t, string(stablehlo.Format(sm, stablehlo.PrintOptions{})), codegen.Options{})
+			if got := prog.Kernels(); got != c.kernels {
+				t.Errorf("%d kernels, want %d:\n%s", got, c.kernels, strings.Join(prog.KernelList(), "\n"))
+			}
+			evalAndCompare(t, b.f, nil, args...)
+		})
+	}
+}
+
 // TestFusionCompileTime (with -transformer) reports the GPT-2-small
 // example's kernel count and cold compile time per stage with and
 // without fusion. Not parallel: it sets the environment.

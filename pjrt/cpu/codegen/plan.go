@@ -63,6 +63,10 @@ type node struct {
 	// gemm is set for a dot through the runtime's GEMM (dot.go); nil
 	// means generated loops.
 	gemm *dotGemm
+	// acc is set for a GEMM that accumulates into its third operand,
+	// out = in[2] + alpha·dot(in[0], in[1]) (gemmacc.go).
+	acc   bool
+	alpha float64
 	// plan is the op-specific plan of the kinds defined in control.go,
 	// sort.go, gather.go and misc.go.
 	plan any
@@ -261,6 +265,8 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	}
 	p.prog.nodes = p.nodes
 	p.dce()
+	p.gemmAccumulate()
+	p.dce() // the constants the folded updates multiplied by
 	if !opts.NoFusion && !nofusionEnv() {
 		p.fuse()
 	}
