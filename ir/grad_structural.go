@@ -295,8 +295,8 @@ func dotTransposeLHS(a *AD, g, x, y *Value, xContract, yContract, xBatch, yBatch
 	} else {
 		ansY = seq(nb+len(xKept), len(yKept))
 	}
-	d := a.DotGeneral(g, y, DotGeneralAttr{LhsBatch: ansBatch, RhsBatch: yBatch, LhsContract: ansY, RhsContract: yKept, Precision: prec})
-	// d's dims are x's batch, kept, then contracting dims in y's order.
+	// dot(g, y)'s dims are x's batch, kept, then contracting dims in y's
+	// order; a transpose puts them in x's order.
 	order := make([]int, len(yContract))
 	for i := range order {
 		order[i] = i
@@ -311,6 +311,20 @@ func dotTransposeLHS(a *AD, g, x, y *Value, xContract, yContract, xBatch, yBatch
 		perm[i] = i
 	}
 	sort.Slice(perm, func(p, q int) bool { return unsorted[perm[p]] < unsorted[perm[q]] })
+	// When that transpose only swaps the kept and contracting blocks (a
+	// weight's gradient, xᵀ·g), dot(y, g) has x's order already: no
+	// transpose, which would copy the whole gradient.
+	nk, nc := len(xKept), len(yContract)
+	swapped := slices.Concat(seq(0, nb), seq(nb+nk, nc), seq(nb, nk))
+	if nk > 0 && nc > 0 && slices.Equal(perm, swapped) {
+		var p2 []Precision
+		if len(prec) == 2 {
+			p2 = []Precision{prec[1], prec[0]}
+		}
+		d := a.DotGeneral(y, g, DotGeneralAttr{LhsBatch: yBatch, RhsBatch: ansBatch, LhsContract: yKept, RhsContract: ansY, Precision: p2})
+		return a.Convert(d, x.Type.DType)
+	}
+	d := a.DotGeneral(g, y, DotGeneralAttr{LhsBatch: ansBatch, RhsBatch: yBatch, LhsContract: ansY, RhsContract: yKept, Precision: prec})
 	return a.Convert(a.Transpose(d, perm...), x.Type.DType)
 }
 

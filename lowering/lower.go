@@ -25,6 +25,15 @@ type Options struct {
 	// Verify runs ir.Verify on the input first and returns its located
 	// errors, all of them, instead of lowering a malformed function.
 	Verify bool
+	// Aliases pairs parameters of the entry with its results (buffer
+	// donation): Aliases[i] >= 0 puts `tf.aliasing_output = Aliases[i] :
+	// i32` on argument i of @main, as JAX does for donate_argnums, which
+	// XLA's plugins and Stela's CPU plugin read as "result Aliases[i] may
+	// be written into argument i's buffer when the caller donates it".
+	// -1 (or a parameter past the slice's end) pairs nothing. A paired
+	// result must have the parameter's type, and no result may be paired
+	// twice.
+	Aliases []int
 }
 
 // Lower turns f into a StableHLO module whose public @main has f's
@@ -83,6 +92,9 @@ func LowerModule(m *ir.Module, opts Options) (*stablehlo.Module, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := setAliases(sf, entry, opts.Aliases); err != nil {
+		return nil, err
+	}
 	if opts.ResultInfo {
 		for i := range sf.ResultTypes {
 			info := "result"
@@ -98,6 +110,32 @@ func LowerModule(m *ir.Module, opts Options) (*stablehlo.Module, error) {
 		}
 	}
 	return l.mod, nil
+}
+
+// setAliases puts the tf.aliasing_output attributes of Options.Aliases
+// on @main's arguments.
+func setAliases(sf *stablehlo.Func, f *ir.Func, aliases []int) error {
+	used := map[int]int{}
+	for i, j := range aliases {
+		if j < 0 {
+			continue
+		}
+		if i >= len(f.Params) {
+			return fmt.Errorf("lowering: alias of parameter #%d, but @%s has %d parameters", i, f.Name, len(f.Params))
+		}
+		if j >= len(f.Results) {
+			return fmt.Errorf("lowering: parameter #%d aliases result #%d, but @%s has %d results", i, j, f.Name, len(f.Results))
+		}
+		if pt, rt := f.Params[i].Type, f.Results[j].Type; !pt.Equal(rt) {
+			return fmt.Errorf("lowering: parameter #%d (%v) aliases result #%d of another type (%v)", i, pt, j, rt)
+		}
+		if k, ok := used[j]; ok {
+			return fmt.Errorf("lowering: parameters #%d and #%d both alias result #%d", k, i, j)
+		}
+		used[j] = i
+		stablehlo.SetAttr(&sf.Args[i].Attrs, "tf.aliasing_output", stablehlo.I32Attr(int64(j)))
+	}
+	return nil
 }
 
 // lowerer holds what one Lower call shares across functions and regions.

@@ -12,17 +12,30 @@ package pjrt
 //
 // First it destroys the ndead buffers of dead_, buffers of the same client
 // whose Go cleanups ran (deadbuffers.go says why here).
+//
+// Every argument is listed as non-donatable except those whose byte in
+// donate_ (nargs bytes; 0 for none) is set: PJRT lets a plugin consume
+// (alias to an output) any argument not listed. nd_ is room for nargs
+// int64 indices, for the list.
 static inline PJRT_Error* stela_execute1(uintptr_t api_, uintptr_t exe_, uintptr_t device_,
-    uintptr_t args_, size_t nargs, uintptr_t outs_, uintptr_t dead_, size_t ndead) {
+    uintptr_t args_, size_t nargs, uintptr_t outs_, uintptr_t dead_, size_t ndead,
+    uintptr_t donate_, uintptr_t nd_) {
   const PJRT_Api* api = (const PJRT_Api*)api_;
   stela_destroy_buffers(api, (PJRT_Buffer* const*)dead_, ndead);
   PJRT_LoadedExecutable* exe = (PJRT_LoadedExecutable*)exe_;
   PJRT_Device* device = (PJRT_Device*)device_;
   PJRT_Buffer** args = (PJRT_Buffer**)args_;
   PJRT_Buffer** outs = (PJRT_Buffer**)outs_;
+  const unsigned char* donate = (const unsigned char*)donate_;
+  int64_t* nd = (int64_t*)nd_;
+  size_t nnd = 0;
+  for (size_t i = 0; i < nargs; i++)
+    if (donate == NULL || !donate[i]) nd[nnd++] = (int64_t)i;
   PJRT_ExecuteOptions opts;
   memset(&opts, 0, sizeof opts);
   opts.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+  opts.non_donatable_input_indices = nd;
+  opts.num_non_donatable_input_indices = nnd;
   PJRT_Buffer* none = NULL;
   PJRT_Buffer** arg_list = nargs > 0 ? args : &none;
   PJRT_Buffer* const* const* arg_lists = (PJRT_Buffer* const* const*)&arg_list;
@@ -72,17 +85,38 @@ func (e *LoadedExecutable) ExecuteOne(dev *Device, args ...*Buffer) ([]*Buffer, 
 // is then attached to that object, which must not be copied. On error the
 // Buffers stay zero.
 func (e *LoadedExecutable) ExecuteOneInto(dev *Device, outs []*Buffer, args ...*Buffer) error {
+	return e.ExecuteOneDonating(dev, outs, nil, args...)
+}
+
+// ExecuteOneDonating is ExecuteOneInto that donates the arguments whose
+// donate entry is true (donate is nil or has one entry per argument):
+// the plugin may consume their buffers, writing the outputs the program
+// aliases to them (tf.aliasing_output) in place. A donated argument must
+// not be used afterwards except to Destroy it, whether the plugin
+// consumed it or not (IsDeleted tells); the caller destroys it. The
+// other arguments are passed as non-donatable, so the plugin leaves them
+// intact even where the program aliases them.
+func (e *LoadedExecutable) ExecuteOneDonating(dev *Device, outs []*Buffer, donate []bool, args ...*Buffer) error {
 	const op = "LoadedExecutable.Execute"
 	c := e.client
 	if len(outs) != e.numOutputs {
 		return errorf(op, CodeInvalidArgument, "%d output buffers for %d outputs", len(outs), e.numOutputs)
 	}
+	if donate != nil && len(donate) != len(args) {
+		return errorf(op, CodeInvalidArgument, "%d donate flags for %d arguments", len(donate), len(args))
+	}
 	if !e.portable {
-		res, err := e.Execute(args...)
+		var opts ExecuteOptions
+		for i, d := range donate {
+			if d {
+				opts.Donate = append(opts.Donate, i)
+			}
+		}
+		lists, err := e.run([][]*Buffer{args}, &opts)
 		if err != nil {
 			return err
 		}
-		for i, b := range res {
+		for i, b := range lists[0] {
 			outs[i].adopt(b)
 		}
 		return nil
@@ -101,21 +135,26 @@ func (e *LoadedExecutable) ExecuteOneInto(dev *Device, outs []*Buffer, args ...*
 	if _, err := e.h.use(op); err != nil {
 		return err
 	}
-	err = e.executeOne(op, dev, outs, args)
+	err = e.executeOne(op, dev, outs, args, donate)
 	e.h.done()
 	return err
 }
 
 // executeOne is ExecuteOneInto's call, with the executable held.
-func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buffer) error {
+func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buffer, donate []bool) error {
 	c := e.client
 	// The argument and output tables live in C memory that the executable
 	// keeps for this (Go memory passed to C escapes to the heap: two
 	// allocations per eager op); a concurrent call makes its own.
 	// After the arguments and outputs: room for the dead buffers this
-	// call destroys (deadbuffers.go).
+	// call destroys (deadbuffers.go), for the non-donatable argument list
+	// (one int64 per argument) and for the donate flags (a byte each).
 	nio := len(args) + max(e.numOutputs, 1)
-	n := nio + deadTake
+	nflags := 0
+	if donate != nil {
+		nflags = (len(args) + 7) / 8
+	}
+	n := nio + deadTake + len(args) + nflags
 	var table unsafe.Pointer
 	sc := e.scratch
 	locked := sc.mu.TryLock()
@@ -176,11 +215,24 @@ func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buff
 	if len(cargs) > 0 {
 		argp = uintptr(unsafe.Pointer(&cargs[0]))
 	}
-	dead := unsafe.Slice((*unsafe.Pointer)(table), n)[nio:n]
+	dead := unsafe.Slice((*unsafe.Pointer)(table), n)[nio : nio+deadTake]
 	ndead := c.core.dead.take(dead)
+	nd := unsafe.Add(table, (nio+deadTake)*int(unsafe.Sizeof(uintptr(0))))
+	var flags uintptr
+	if donate != nil {
+		fp := unsafe.Add(nd, len(args)*8)
+		fs := unsafe.Slice((*byte)(fp), len(args))
+		for i, d := range donate {
+			fs[i] = 0
+			if d {
+				fs[i] = 1
+			}
+		}
+		flags = uintptr(fp)
+	}
 	perr := C.stela_execute1(C.uintptr_t(uintptr(unsafe.Pointer(c.plugin.api))), C.uintptr_t(uintptr(e.h.ptr)), C.uintptr_t(uintptr(unsafe.Pointer(dev.ptr))),
 		C.uintptr_t(argp), C.size_t(len(cargs)), C.uintptr_t(uintptr(unsafe.Pointer(&couts[0]))),
-		C.uintptr_t(uintptr(unsafe.Pointer(&dead[0]))), C.size_t(ndead))
+		C.uintptr_t(uintptr(unsafe.Pointer(&dead[0]))), C.size_t(ndead), C.uintptr_t(flags), C.uintptr_t(uintptr(nd)))
 	c.core.releaseN(ndead)
 	release()
 	if err := c.plugin.check("LoadedExecutable_Execute", perr); err != nil {

@@ -65,6 +65,100 @@ type Executable interface {
 	Hash() string
 }
 
+// AliasingCompiler is a Compiler that can compile input/output aliasing
+// into a program, so that its results can be written into the buffers of
+// donated arguments (buffer donation, as XLA's input_output_alias and
+// JAX's donate_argnums have it). The aliasing is part of the program:
+// the same f compiled with other aliases is another executable.
+type AliasingCompiler interface {
+	// CompileAliased compiles f with parameter i paired with result
+	// aliases[i] (-1, or i past the slice's end: none). A paired result
+	// has the parameter's type and no result is paired twice (Aliases
+	// makes such a pairing). The executable runs like any other, and
+	// when it is a Donator, RunDonated writes each paired result into
+	// its donated argument's buffer where the device can.
+	CompileAliased(f *ir.Func, aliases []int) (Executable, error)
+}
+
+// Donator is an Executable that can run with donated arguments.
+type Donator interface {
+	// RunDonated is Run that gives the buffers of the arguments with
+	// donate[i] set (donate has one entry per argument) to the
+	// execution: a result the program pairs with a donated argument may
+	// be written into that argument's memory, with no new allocation.
+	// After the call the donated buffers are consumed, paired or not,
+	// whether the device reused their memory or not, and even when the
+	// execution failed: Freed reports true, and reads and runs fail with
+	// a *DonatedError that names the execution as by ("jit @step"; ""
+	// means the program's name, "@step") and loc. The call is an error,
+	// donating nothing, when a donated buffer is also another argument.
+	RunDonated(args []Buffer, donate []bool, by string, loc ir.Loc) ([]Buffer, error)
+}
+
+// Aliases pairs donated parameters with results the way XLA's clients
+// and JAX do: each donated parameter, in order, takes the first result of
+// its type (element type and shape) that no earlier one took. The result
+// has one entry per parameter: the result index, or -1 for parameters not
+// donated and for donated ones left without a result (a device only
+// releases those).
+func Aliases(params, results []ir.Type, donate []bool) []int {
+	aliases := make([]int, len(params))
+	taken := make([]bool, len(results))
+	for i := range params {
+		aliases[i] = -1
+		if i >= len(donate) || !donate[i] {
+			continue
+		}
+		for j, r := range results {
+			if !taken[j] && r.Equal(params[i]) {
+				aliases[i], taken[j] = j, true
+				break
+			}
+		}
+	}
+	return aliases
+}
+
+// DonatedError is the error of using a buffer that was donated to an
+// execution (Donator.RunDonated): its memory now holds a result of that
+// execution, or was released.
+type DonatedError struct {
+	To string // the execution: "jit @step", "@step"
+	At ir.Loc // where it ran
+}
+
+func (e *DonatedError) Error() string {
+	return fmt.Sprintf("buffer was donated to %s at %v", e.To, e.At)
+}
+
+// DonatedTo returns the donation that consumed b, or nil when b was not
+// donated.
+func DonatedTo(b Buffer) *DonatedError {
+	if pb, ok := b.(*pjrtBuffer); ok {
+		return pb.donated.Load()
+	}
+	return nil
+}
+
+// DataPointer is the address of a PJRT buffer's memory (the plugin's
+// PJRT_Buffer_UnsafePointer: host memory for Stela's CPU plugin), for
+// tests and debugging, such as checking that a donated argument's memory
+// came back as a result. An error for other buffers, and for freed or
+// donated ones.
+func DataPointer(b Buffer) (uintptr, error) {
+	pb, ok := b.(*pjrtBuffer)
+	if !ok {
+		return 0, fmt.Errorf("buffer on %s is not a PJRT buffer", b.Device().Name())
+	}
+	if pb.freed.Load() || pb.pb == nil {
+		if err := pb.Err(); err != nil {
+			return 0, err
+		}
+		return 0, errors.New("buffer was freed")
+	}
+	return pb.pb.UnsafePointer()
+}
+
 // OpRunner is a Device with a fast path for eager ops. key identifies a
 // one-op program on this device: the op, its attributes and its operand
 // types. RunOp runs the program cached under key, if there is one (found

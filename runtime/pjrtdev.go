@@ -102,6 +102,9 @@ type pjrtBuffer struct {
 	pb    *pjrt.Buffer // &own for results of executions
 	err   error
 	freed atomic.Bool
+	// donated is set, before freed, when the buffer was given to an
+	// execution (RunDonated): uses report it.
+	donated atomic.Pointer[DonatedError]
 	// own is the PJRT buffer of an execution's result, made in place
 	// (pjrt.LoadedExecutable.ExecuteOneInto): one allocation per eager
 	// result instead of two.
@@ -138,7 +141,16 @@ func (d *pjrtDevice) Run(f *ir.Func, args []Buffer) ([]Buffer, error) {
 // Compile lowers f to StableHLO and compiles it, or finds it in the
 // platform's cache by program hash.
 func (d *pjrtDevice) Compile(f *ir.Func) (Executable, error) {
-	c, err := d.p.compile(f)
+	return d.CompileAliased(f, nil)
+}
+
+// CompileAliased is Compile with f's parameters paired with results
+// (AliasingCompiler): the pairs become tf.aliasing_output attributes of
+// the program's @main, which every PJRT plugin that honours donation
+// reads (XLA's turn them into its input_output_alias; Stela's CPU plugin
+// writes the result into the donated buffer), and a part of its hash.
+func (d *pjrtDevice) CompileAliased(f *ir.Func, aliases []int) (Executable, error) {
+	c, err := d.p.compileAliased(f, aliases)
 	if err != nil {
 		return nil, err
 	}
@@ -179,10 +191,16 @@ func (d *pjrtDevice) AddOp(key []byte, f *ir.Func) error {
 // (a compile error of the Stela CPU plugin's worker, XLA's diagnostics)
 // name the user's line.
 func (p *platform) compile(f *ir.Func) (*compiled, error) {
+	return p.compileAliased(f, nil)
+}
+
+// compileAliased is compile with the parameter → result pairs of
+// lowering.Options.Aliases.
+func (p *platform) compileAliased(f *ir.Func, aliases []int) (*compiled, error) {
 	if err := env.Err(); err != nil {
 		return nil, err
 	}
-	m, err := lowering.Lower(f, lowering.Options{})
+	m, err := lowering.Lower(f, lowering.Options{Aliases: aliases})
 	if err != nil {
 		return nil, err
 	}
@@ -265,10 +283,37 @@ func (e *boundExec) Run(args []Buffer, loc ir.Loc) ([]Buffer, error) {
 	return e.d.runTo(nil, e.c, args, loc)
 }
 
+// RunDonated runs with the arguments whose donate entry is set given to
+// the execution (Donator).
+func (e *boundExec) RunDonated(args []Buffer, donate []bool, by string, loc ir.Loc) ([]Buffer, error) {
+	if len(donate) != len(args) {
+		return nil, fmt.Errorf("%s: %d donate flags for %d arguments", e.c.what, len(donate), len(args))
+	}
+	if by == "" {
+		by = e.c.what
+	}
+	if !loc.IsKnown() {
+		loc = ir.CallerLoc()
+	}
+	return e.d.run(nil, e.c, args, loc, &donation{mask: donate, by: by})
+}
+
+// donation is what RunDonated adds to a run: which arguments it gives
+// away, and how their later users are told.
+type donation struct {
+	mask []bool
+	by   string
+}
+
 // runTo executes c on d and appends the results to dst. Argument
 // mistakes are errors now; a failure of the execution itself (or a failed
 // input) is recorded in the results and surfaces when they are read.
 func (d *pjrtDevice) runTo(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc) ([]Buffer, error) {
+	return d.run(dst, c, args, loc, nil)
+}
+
+// run is runTo that donates the arguments don marks (don may be nil).
+func (d *pjrtDevice) run(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc, don *donation) ([]Buffer, error) {
 	what := c.what
 	if len(args) != len(c.params) {
 		return nil, fmt.Errorf("%s: %d arguments, want %d", what, len(args), len(c.params))
@@ -288,12 +333,30 @@ func (d *pjrtDevice) runTo(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc)
 			return nil, fmt.Errorf("%s: argument #%d has type %v, want %v", what, i, b.typ, c.params[i])
 		}
 		if b.freed.Load() {
+			if de := b.donated.Load(); de != nil {
+				return nil, fmt.Errorf("%s: argument #%d: %w", what, i, de)
+			}
 			return nil, fmt.Errorf("%s: argument #%d was freed", what, i)
 		}
 		if b.err != nil && inErr == nil {
 			inErr = b.err
 		}
 		pbs = append(pbs, b.pb)
+	}
+	if don != nil {
+		for i, give := range don.mask {
+			if !give {
+				continue
+			}
+			for k, a := range args {
+				if k != i && a == args[i] {
+					return nil, fmt.Errorf("%s: argument #%d is donated and also passed as argument #%d: a donated buffer cannot be used twice in one call", what, i, k)
+				}
+			}
+		}
+		// Whatever happens from here, the donated buffers are the
+		// execution's.
+		defer don.consume(args, loc)
 	}
 	if inErr != nil {
 		for _, t := range c.results {
@@ -309,7 +372,11 @@ func (d *pjrtDevice) runTo(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc)
 		res = append(res, b)
 		owns = append(owns, b.pb)
 	}
-	if err := c.le.ExecuteOneInto(d.dev, owns, pbs...); err != nil {
+	var mask []bool
+	if don != nil {
+		mask = don.mask
+	}
+	if err := c.le.ExecuteOneDonating(d.dev, owns, mask, pbs...); err != nil {
 		if !loc.IsKnown() {
 			loc = ir.CallerLoc()
 		}
@@ -327,6 +394,20 @@ func (d *pjrtDevice) runTo(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc)
 	return dst, nil
 }
 
+// consume marks the donated arguments as donated and destroys their
+// PJRT buffers (the plugin has deleted those it reused; the others go
+// now, as gopjrt destroys donated buffers after the call).
+func (don *donation) consume(args []Buffer, loc ir.Loc) {
+	for i, give := range don.mask {
+		if !give {
+			continue
+		}
+		b := args[i].(*pjrtBuffer)
+		b.donated.Store(&DonatedError{To: don.by, At: loc})
+		b.Free()
+	}
+}
+
 func (b *pjrtBuffer) Type() ir.Type  { return b.typ }
 func (b *pjrtBuffer) Device() Device { return b.dev }
 
@@ -335,6 +416,9 @@ func (b *pjrtBuffer) Device() Device { return b.dev }
 func (b *pjrtBuffer) Err() error {
 	if b.err != nil {
 		return b.err
+	}
+	if de := b.donated.Load(); de != nil {
+		return de
 	}
 	if b.pb == nil || b.freed.Load() {
 		return nil
@@ -349,6 +433,9 @@ func (b *pjrtBuffer) Err() error {
 
 func (b *pjrtBuffer) Literal() (*ir.Literal, error) {
 	if b.freed.Load() {
+		if de := b.donated.Load(); de != nil {
+			return nil, de
+		}
 		return nil, errors.New("buffer was freed")
 	}
 	if b.err != nil {
@@ -372,7 +459,7 @@ func (b *pjrtBuffer) Free() {
 	}
 }
 
-// Freed reports whether Free was called.
+// Freed reports whether Free was called, or the buffer was donated.
 func (b *pjrtBuffer) Freed() bool { return b.freed.Load() }
 
 // Device memory is C memory, which Go's garbage collector does not see: a

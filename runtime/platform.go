@@ -164,6 +164,19 @@ func OpenClient(name string, cpuDevices int) (client *pjrt.Client, path string, 
 // extension). ok is false
 // when the device is not on a plugin that counts.
 func LiveBuffers(device string) (n int64, ok bool) {
+	return pluginCounter(device, "stela_cpu_live_buffers")
+}
+
+// LiveBytes returns the bytes of those buffers (the arrays' sizes; its
+// stela_cpu_live_bytes extension): what a program's buffers hold now, for
+// measuring memory use, such as what buffer donation saves. ok is false
+// when the device is not on a plugin that counts.
+func LiveBytes(device string) (n int64, ok bool) {
+	return pluginCounter(device, "stela_cpu_live_bytes")
+}
+
+// pluginCounter calls the plugin's int64_t name(void) extension.
+func pluginCounter(device, name string) (int64, bool) {
 	d, err := Lookup(device)
 	if err != nil {
 		return 0, false
@@ -172,7 +185,7 @@ func LiveBuffers(device string) (n int64, ok bool) {
 	if !isPJRT {
 		return 0, false
 	}
-	fn, ok := pd.p.plugin.Int64Func("stela_cpu_live_buffers")
+	fn, ok := pd.p.plugin.Int64Func(name)
 	if !ok {
 		return 0, false
 	}

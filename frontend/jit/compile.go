@@ -26,6 +26,7 @@ type compileConfig struct {
 	pipeline []*passes.Pass
 	name     string
 	maxSigs  int
+	donate   []int // Donate's parameter indices (donate.go)
 }
 
 // WithPipeline replaces the pass pipeline (passes.Default) run on every
@@ -120,6 +121,9 @@ func Compile[F any](fn F, opts ...Option) F {
 	if err := c.checkType(); err != nil {
 		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
 	}
+	if err := c.checkDonate(); err != nil {
+		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
+	}
 	return reflect.MakeFunc(c.ft, c.call).Interface().(F)
 }
 
@@ -150,6 +154,9 @@ type entry struct {
 	// traced is the function as traced, before the passes, kept under
 	// STELA_DEBUG=nans to run it again op by op when a result has a NaN.
 	traced *ir.Func
+	// donate is, per tensor argument, whether the call gives its buffer
+	// to exe (Donate); nil when none is donated or dev cannot donate.
+	donate []bool
 }
 
 // resultLayout says how a result of fn is made of the flat results of
@@ -510,12 +517,8 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 			c.dump(dump, "mlir", text)
 		}
 	}
-	if comp, ok := e.dev.(runtime.Compiler); ok {
-		exe, err := comp.Compile(e.fn)
-		if err != nil {
-			return nil, err
-		}
-		e.exe = exe
+	if e.exe, err = c.compileEntry(e, in); err != nil { // donate.go
+		return nil, err
 	}
 	c.entries[key] = e
 	c.lru = append(c.lru, e)
@@ -620,7 +623,7 @@ func (e *entry) place(a callArgs, captured []*tensor.Tensor) error {
 			continue
 		}
 		if t.Freed() {
-			return fmt.Errorf("%s was freed", capturedName(i, t))
+			return fmt.Errorf("%s %s", capturedName(i, t), gone(t))
 		}
 		moved, err := tensor.MoveTo([]*tensor.Tensor{t}, dev, func(int) string { return capturedName(i, t) })
 		if err != nil {
@@ -669,7 +672,7 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 	bufs := make([]tensor.Buffer, 0, len(a.tensors)+len(e.captured))
 	for i, t := range a.tensors {
 		if t.Freed() {
-			return nil, fmt.Errorf("%s (%v) was freed", a.names[i], t.Type())
+			return nil, fmt.Errorf("%s (%v) %s", a.names[i], t.Type(), gone(t))
 		}
 	}
 	// An uncommitted argument elsewhere follows the computation; a
@@ -691,7 +694,7 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 			if cp := e.copies[i]; cp != nil {
 				cp.Free()
 			}
-			return nil, fmt.Errorf("%s was freed", capturedName(i, t))
+			return nil, fmt.Errorf("%s %s", capturedName(i, t), gone(t))
 		}
 		if cp := e.copies[i]; cp != nil {
 			bufs = append(bufs, cp.Buffer())
@@ -701,7 +704,7 @@ func (e *entry) run(c *compiledFunc, a callArgs) ([]reflect.Value, error) {
 	}
 	var rs []tensor.Buffer
 	if e.exe != nil {
-		rs, err = e.exe.Run(bufs, ir.CallerLoc())
+		rs, err = e.execute(c, a, moved, bufs) // donate.go
 	} else {
 		rs, err = e.dev.Run(e.fn, bufs)
 	}

@@ -23,7 +23,9 @@
 // the committed arguments and captured tensors) and cached, with copies of
 // the captured tensors that live elsewhere; later calls run the cached
 // program. STELA_LOG=recompile says why a call compiled again; STELA_DUMP
-// writes each stage. Failures name the op and line that caused them, or,
+// writes each stage. Donate gives argument buffers to the compiled
+// program, which writes its results into them (donate.go). Failures name
+// the op and line that caused them, or,
 // for the call itself (two committed devices, a nil argument), the call's
 // line and "jit @name".
 package jit

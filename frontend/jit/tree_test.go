@@ -108,3 +108,20 @@ func TestTreeSignature(t *testing.T) {
 		t.Errorf("non-scalar loss: %v", err)
 	}
 }
+
+// A tree argument can be donated: its leaves' buffers become the results'.
+func TestTreeDonate(t *testing.T) {
+	step := jit.Compile(func(m model) model {
+		for i := range m.Layers {
+			m.Layers[i].W = T.Mul(m.Layers[i].W, T.Scalar(0.5))
+		}
+		return m
+	}, jit.Donate(0))
+	m := newModel()
+	old := m.Layers[0].W
+	m2 := step(m)
+	near(t, "halved", m2.Layers[0].W, []float64{0.25, -0.1, 0.05, 0.15, 0.35, -0.2}, 0)
+	if err := T.Catch(func() { old.Literal() }); err == nil || !strings.Contains(err.Error(), "donated") {
+		t.Errorf("reading a donated leaf: %v", err)
+	}
+}

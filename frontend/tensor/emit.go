@@ -97,6 +97,9 @@ func emitAt(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, a
 	}
 	rs, err := dev.Run(g.fn, bufs)
 	if err != nil {
+		if de := donatedOperand(name, args); de != nil {
+			panic(de)
+		}
 		panic(located(err, loc, name))
 	}
 	if len(rs) != len(outs) {
@@ -150,6 +153,9 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, loc ir.Loc, op ir.
 		}
 	}
 	if err != nil {
+		if de := donatedOperand(op.String(), args); de != nil {
+			panic(de)
+		}
 		if !loc.IsKnown() {
 			loc = ir.CallerLoc()
 		}

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/stela-ml/stela/ir"
@@ -17,8 +18,8 @@ import (
 // lives on any device and is traced like any other operand.
 //
 // The samplers are compositions of the IR's integer and float ops (add,
-// xor, shifts, bitcast_convert, ...): eagerly they run op by op on the
-// key's device, in a trace they become plain StableHLO, with no custom call
+// xor, shifts, bitcast_convert, ...): eagerly each runs as one program
+// (program.go), compiled once per shape, on the key's device, in a trace they become plain StableHLO, with no custom call
 // and no rng_bit_generator, so a stream is the same on every device and
 // plugin. The hash is threefry2x32 (Salmon et al., "Parallel random
 // numbers: as easy as 1, 2, 3", SC 2011), 20 rounds, applied once to the
@@ -74,6 +75,9 @@ func RandomKey(seed uint64) *Tensor {
 // and of key; use one for each purpose and do not reuse key itself.
 // n may be 0 (no keys).
 func SplitKey(key *Tensor, n int) []*Tensor {
+	if n > 0 && allConcrete([]*Tensor{key}) {
+		return asProgram(opSplitKey, fmt.Sprint(n), []*Tensor{key}, func(a []*Tensor) []*Tensor { return SplitKey(a[0], n) })
+	}
 	defer named(opSplitKey)
 	k1, k2 := keyWords(opSplitKey, key)
 	if n < 0 {
@@ -99,6 +103,9 @@ func SplitKey(key *Tensor, n int) []*Tensor {
 // SplitKey(key, n)[i], so derive keys meant to differ one way or the
 // other, not both.
 func FoldIn(key *Tensor, data uint32) *Tensor {
+	if allConcrete([]*Tensor{key}) {
+		return asProgram(opFoldIn, fmt.Sprint(data), []*Tensor{key}, func(a []*Tensor) []*Tensor { return []*Tensor{FoldIn(a[0], data)} })[0]
+	}
 	defer named(opFoldIn)
 	k1, k2 := keyWords(opFoldIn, key)
 	y0, y1 := threefry2x32(k1, k2, ScalarLike(k1, 0), ScalarLike(k1, float64(data)))
@@ -111,6 +118,9 @@ func FoldIn(key *Tensor, data uint32) *Tensor {
 // for the element's counter, ui64 elements the two words side by side
 // (first word high), ui8 and ui16 the low bits of the xor.
 func RandomBits(key *Tensor, dt ir.DType, shape ...int) *Tensor {
+	if allConcrete([]*Tensor{key}) {
+		return asProgram(opRandomBits, fmt.Sprint(dt, shape), []*Tensor{key}, func(a []*Tensor) []*Tensor { return []*Tensor{RandomBits(a[0], dt, shape...)} })[0]
+	}
 	defer named(opRandomBits)
 	k1, k2 := keyWords(opRandomBits, key)
 	if !dt.IsUnsigned() {
@@ -135,6 +145,9 @@ func RandomBits(key *Tensor, dt ir.DType, shape ...int) *Tensor {
 // the same numbers on every device. When hi-lo is a power of two the
 // product is exact and a plain multiply and add give them too.
 func RandomUniform(key *Tensor, dt ir.DType, shape []int, lo, hi float64) *Tensor {
+	if allConcrete([]*Tensor{key}) {
+		return asProgram(opRandomUniform, fmt.Sprint(dt, shape, lo, hi), []*Tensor{key}, func(a []*Tensor) []*Tensor { return []*Tensor{RandomUniform(a[0], dt, shape, lo, hi)} })[0]
+	}
 	defer named(opRandomUniform)
 	k1, k2 := keyWords(opRandomUniform, key)
 	checkRandomFloat(opRandomUniform, dt)
@@ -157,6 +170,9 @@ func RandomUniform(key *Tensor, dt ir.DType, shape []int, lo, hi float64) *Tenso
 // which Stela does not copy; the uniform numbers underneath are JAX's
 // exactly.
 func RandomNormal(key *Tensor, dt ir.DType, shape ...int) *Tensor {
+	if allConcrete([]*Tensor{key}) {
+		return asProgram(opRandomNormal, fmt.Sprint(dt, shape), []*Tensor{key}, func(a []*Tensor) []*Tensor { return []*Tensor{RandomNormal(a[0], dt, shape...)} })[0]
+	}
 	defer named(opRandomNormal)
 	k1, k2 := keyWords(opRandomNormal, key)
 	checkRandomFloat(opRandomNormal, dt)
@@ -180,6 +196,9 @@ func RandomNormal(key *Tensor, dt ir.DType, shape ...int) *Tensor {
 // where XLA uses its own erf: they may differ by an ulp, and the uniform
 // numbers between them then do slightly.
 func RandomTruncatedNormal(key *Tensor, dt ir.DType, lo, hi float64, shape ...int) *Tensor {
+	if allConcrete([]*Tensor{key}) {
+		return asProgram(opRandomTruncatedNormal, fmt.Sprint(dt, shape, lo, hi), []*Tensor{key}, func(a []*Tensor) []*Tensor { return []*Tensor{RandomTruncatedNormal(a[0], dt, lo, hi, shape...)} })[0]
+	}
 	defer named(opRandomTruncatedNormal)
 	k1, k2 := keyWords(opRandomTruncatedNormal, key)
 	checkRandomFloat(opRandomTruncatedNormal, dt)
@@ -209,6 +228,9 @@ func RandomTruncatedNormal(key *Tensor, dt ir.DType, lo, hi float64, shape ...in
 // jax_enable_x64; the same as passing jnp.float32(p)), that is, an f32
 // RandomUniform below p. p must be in [0, 1].
 func RandomBernoulli(key *Tensor, p float64, shape ...int) *Tensor {
+	if allConcrete([]*Tensor{key}) {
+		return asProgram(opRandomBernoulli, fmt.Sprint(shape, p), []*Tensor{key}, func(a []*Tensor) []*Tensor { return []*Tensor{RandomBernoulli(a[0], p, shape...)} })[0]
+	}
 	defer named(opRandomBernoulli)
 	k1, k2 := keyWords(opRandomBernoulli, key)
 	if !(p >= 0 && p <= 1) {
@@ -228,6 +250,9 @@ func RandomBernoulli(key *Tensor, p float64, shape ...int) *Tensor {
 // indices except where two of the sums are within an ulp of each other
 // (the logarithms are Stela's, within an ulp of XLA's).
 func RandomCategorical(key *Tensor, logits *Tensor, axis int) *Tensor {
+	if allConcrete([]*Tensor{key, logits}) {
+		return asProgram(opRandomCategorical, fmt.Sprint(axis), []*Tensor{key, logits}, func(a []*Tensor) []*Tensor { return []*Tensor{RandomCategorical(a[0], a[1], axis)} })[0]
+	}
 	defer named(opRandomCategorical)
 	k1, k2 := keyWords(opRandomCategorical, key)
 	checkNotNil(opRandomCategorical, logits)

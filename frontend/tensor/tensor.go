@@ -216,10 +216,38 @@ func (t *Tensor) Literal() *ir.Literal {
 	}
 	l, err := t.buf.Literal()
 	if err != nil {
+		if msg := donated(t); msg != "" {
+			panic(fail("literal", "%s", msg))
+		}
 		// A failed computation's error is located at the op that failed.
 		panic(located(err, ir.CallerLoc(), "literal"))
 	}
 	return l
+}
+
+// donated says where t's buffer went when it was donated to a compiled
+// function (jit.Donate): "tensor f32[2,3] was donated to jit @step at
+// train.go:42"; "" when it was not.
+func donated(t *Tensor) string {
+	if t == nil || t.buf == nil {
+		return ""
+	}
+	de := runtime.DonatedTo(t.buf)
+	if de == nil {
+		return ""
+	}
+	return fmt.Sprintf("tensor %v was donated to %s at %v", t.typ, de.To, de.At)
+}
+
+// donatedOperand is the error of an op given a donated operand, nil when
+// none was: the op's own failure, on the error path, says why.
+func donatedOperand(op string, args []*Tensor) *ir.Error {
+	for i, a := range args {
+		if msg := donated(a); msg != "" {
+			return ir.Errorf(ir.CallerLoc(), op, "operand #%d: %s", i, msg)
+		}
+	}
+	return nil
 }
 
 // Array returns a copy of a concrete tensor's values as a flat Go slice in
@@ -331,6 +359,9 @@ func (t *Tensor) String() string {
 	head := fmt.Sprintf("Tensor(%v, %s)", t.typ, t.buf.Device().Name())
 	l, err := t.buf.Literal()
 	if err != nil {
+		if msg := donated(t); msg != "" {
+			return head + " <" + msg + ">"
+		}
 		return head + " <" + err.Error() + ">"
 	}
 	body := FormatLiteral(l)

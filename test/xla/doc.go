@@ -44,7 +44,49 @@
 // -xla.show=N prints N disagreeing elements per case. STELA_XLA_KEEP=DIR
 // keeps every program, input and output under DIR.
 //
-// The test skips, never fails, when no Python with jaxlib is found:
+// JAX as the oracle for Stela's derivatives (grad_xla.py,
+// grad_oracle_test.go): grad_xla.py parses a lowered program's MLIR text
+// with the MLIR Python bindings jaxlib ships and interprets it op by op
+// with jax.lax primitives (attributes read from the MLIR attributes;
+// regions of reduce, reduce_window, scatter, while and case as Python
+// callables of lax.reduce, lax.reduce_window, scatter's update computation,
+// lax.while_loop and lax.switch; composites call their decomposition), so
+// that jax.vjp and jax.jvp of the interpreter are JAX's own derivatives of
+// exactly the program Stela runs. Its jobs, batched in one process like
+// run_xla.py's, are "eval" (the results), "vjp" (the results and the
+// arguments' cotangents for given result cotangents) and "jvp" (the results
+// and the results' tangents for given argument tangents); values that are
+// not inexact (integers, i1) have no derivative and come back nil. JAX
+// cannot reverse-differentiate lax.while_loop: a vjp job of a program with
+// a while loop runs it once eagerly to record each loop's trip count and
+// each case's branch, then differentiates that path, loops unrolled. An op
+// the interpreter does not map (custom_call), or a scatter update
+// computation JAX has no derivative rule for, fails its job with an error
+// naming the op. The helpers for tests: jaxBatch (vjp, jvp, eval, then run
+// once for all), and jaxVJP and jaxJVP for a single function.
+//
+// Two tests check the oracle itself. TestXLA/jax_interpreter runs every
+// program of TestXLA through the interpreter's eval, at the same time as
+// through run_xla.py, and compares: bit for bit where TestXLA does,
+// exactly (but NaN payloads) for other elementwise results, within
+// TestXLA's sum bound for contractions and sums (lax reduces from the
+// identity and adds the init value after); the places where XLA departs
+// from the spec and the interpreter follows it (reduce over no dimensions,
+// reduce_window padding with an init value that is not an identity, and
+// with XLA's default flags the order of complex numbers) compare with
+// ir.Eval instead (interpOffSpec). Where jax lowers
+// a primitive to other ops than the StableHLO op Stela wrote (logistic,
+// complex sine and cosine, complex convolution on CPU) grad_xla.py lowers
+// it as that op, keeping JAX's derivative rules. TestJAXGradOracle
+// compares vjp and jvp jobs on small f64 programs (elementwise chains,
+// dot_general, convolution, reduce and reduce_window with sum and max,
+// broadcast, transpose, reshape, reverse, slice, pad, concatenate,
+// dynamic_slice and dynamic_update_slice, gather and scatter with indices
+// out of range, select, clamp, while with a fixed trip count, case, a while
+// holding a case, composite, a small network) with central finite
+// differences of ir.Eval in f64, within 1e-6 of the sum of the terms.
+//
+// The tests skip, never fail, when no Python with jaxlib is found:
 // STELA_JAXLIB_PYTHONPATH names a directory prepended to PYTHONPATH (CI
 // installs jax and jaxlib there with pip), else plain python3 must import
 // jaxlib.

@@ -20,8 +20,9 @@ import (
 // errNoJaxlib says that Python cannot import jaxlib: the test skips.
 var errNoJaxlib = errors.New("no python3 with jaxlib")
 
-// oracle runs batches of StableHLO programs on XLA's CPU compiler through
-// run_xla.py.
+// oracle runs batches of StableHLO programs through a Python script:
+// run_xla.py, which runs them on XLA's CPU compiler, or grad_xla.py, which
+// interprets them with jax.lax and differentiates them (grad_oracle_test.go).
 type oracle struct {
 	python string
 	env    []string
@@ -80,13 +81,28 @@ print(" ".join(missing)); sys.exit(3 if missing else 0)`)
 	return &oracle{python: py, env: env, script: script}, nil
 }
 
+// scriptName is the oracle's script, for messages.
+func (o *oracle) scriptName() string { return filepath.Base(o.script) }
+
 // job is one program for XLA: MLIR text and its arguments.
 type job struct {
-	name   string
-	mlir   string
-	args   []*ir.Literal
-	nOuts  int
-	result jobResult
+	name  string
+	mlir  string
+	args  []*ir.Literal
+	nOuts int
+	// aliases are (argument, result) pairs of the program's
+	// tf.aliasing_output: XLA reports whether each result came back in
+	// its (donated) argument's memory.
+	aliases [][2]int
+	// For grad_xla.py: kind is "eval", "vjp" or "jvp" (empty for
+	// run_xla.py); seeds are the vjp's result cotangents or the jvp's
+	// argument tangents (nil for a value whose type is not inexact), and
+	// nDerivs the number of derivatives it gives back (one per argument
+	// for vjp, per result for jvp).
+	kind    string
+	seeds   []*ir.Literal
+	nDerivs int
+	result  jobResult
 }
 
 // jobResult is what XLA did with a job.
@@ -94,8 +110,11 @@ type jobResult struct {
 	ok       bool
 	err      string // compile or run error, when !ok
 	outs     []*ir.Literal
+	derivs   []*ir.Literal // grad_xla.py's derivatives; nil where JAX has none
 	compileS float64
 	runS     float64
+	aliased  []bool // per job.aliases: the result is the argument's memory
+	hloAlias string // the compiled module's input_output_alias={...}
 }
 
 // run runs the jobs on XLA and stores each one's result in it. A crash of
@@ -121,9 +140,13 @@ func (o *oracle) run(dir string, jobs []*job) error {
 func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 	type mjob struct {
 		Name    string   `json:"name"`
+		Kind    string   `json:"kind,omitempty"`
 		MLIR    string   `json:"mlir"`
 		Inputs  []string `json:"inputs"`
+		Seeds   []string `json:"seeds,omitempty"`
 		Outputs []string `json:"outputs"`
+		Aliases [][2]int `json:"aliases,omitempty"`
+		Derivs  []string `json:"derivs,omitempty"`
 	}
 	var m struct {
 		Jobs []mjob `json:"jobs"`
@@ -133,7 +156,7 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		if err := os.MkdirAll(filepath.Join(dir, jd), 0o755); err != nil {
 			return -1, err
 		}
-		mj := mjob{Name: fmt.Sprintf("%d %s", i, j.name), MLIR: filepath.Join(jd, "prog.mlir"), Inputs: []string{}, Outputs: []string{}}
+		mj := mjob{Name: fmt.Sprintf("%d %s", i, j.name), Kind: j.kind, MLIR: filepath.Join(jd, "prog.mlir"), Inputs: []string{}, Outputs: []string{}, Aliases: j.aliases}
 		if err := os.WriteFile(filepath.Join(dir, mj.MLIR), []byte(j.mlir), 0o644); err != nil {
 			return -1, err
 		}
@@ -144,8 +167,21 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 			}
 			mj.Inputs = append(mj.Inputs, p)
 		}
+		for k, a := range j.seeds {
+			p := ""
+			if a != nil {
+				p = filepath.Join(jd, fmt.Sprintf("seed%d.npy", k))
+				if err := npy.WriteFile(filepath.Join(dir, p), a); err != nil {
+					return -1, fmt.Errorf("job %s: seed #%d: %w", j.name, k, err)
+				}
+			}
+			mj.Seeds = append(mj.Seeds, p)
+		}
 		for k := range j.nOuts {
 			mj.Outputs = append(mj.Outputs, filepath.Join(jd, fmt.Sprintf("out%d.npy", k)))
+		}
+		for k := range j.nDerivs {
+			mj.Derivs = append(mj.Derivs, filepath.Join(jd, fmt.Sprintf("deriv%d.npy", k)))
 		}
 		m.Jobs = append(m.Jobs, mj)
 	}
@@ -173,6 +209,9 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		Error    string  `json:"error"`
 		CompileS float64 `json:"compile_s"`
 		RunS     float64 `json:"run_s"`
+		Aliased  []bool  `json:"aliased"`
+		HLOAlias string  `json:"hlo_alias"`
+		NoDeriv  []int   `json:"no_deriv"`
 	}
 	var rs []result
 	if rb, err := os.ReadFile(results); err == nil {
@@ -190,7 +229,7 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 	crashed := -1
 	if runErr != nil {
 		if len(rs) >= len(jobs) || !strings.Contains(stderr.String(), "job ") {
-			return -1, fmt.Errorf("run_xla.py: %v\n%s", runErr, tail(stderr.String(), 4000))
+			return -1, fmt.Errorf("%s: %v\n%s", o.scriptName(), runErr, tail(stderr.String(), 4000))
 		}
 		crashed = len(rs)
 		msg := stderr.String()
@@ -203,7 +242,7 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 	}
 	for i, res := range rs {
 		j := jobs[i]
-		j.result = jobResult{ok: res.OK, err: res.Error, compileS: res.CompileS, runS: res.RunS}
+		j.result = jobResult{ok: res.OK, err: res.Error, compileS: res.CompileS, runS: res.RunS, aliased: res.Aliased, hloAlias: res.HLOAlias}
 		if !res.OK {
 			continue
 		}
@@ -215,6 +254,26 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 				break
 			}
 			j.result.outs = append(j.result.outs, l)
+		}
+		if !j.result.ok || j.nDerivs == 0 {
+			continue
+		}
+		none := map[int]bool{}
+		for _, k := range res.NoDeriv {
+			none[k] = true
+		}
+		j.result.derivs = make([]*ir.Literal, j.nDerivs)
+		for k, p := range m.Jobs[i].Derivs {
+			if none[k] {
+				continue
+			}
+			l, err := npy.ReadFile(filepath.Join(dir, p))
+			if err != nil {
+				j.result.ok = false
+				j.result.err = err.Error()
+				break
+			}
+			j.result.derivs[k] = l
 		}
 	}
 	return crashed, nil

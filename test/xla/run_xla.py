@@ -9,7 +9,8 @@ MANIFEST.json lists jobs, run one after another in this one process (the
 interpreter and jaxlib take seconds to start; a job takes milliseconds):
 
     {"jobs": [{"name": "add", "mlir": "add.mlir",
-               "inputs": ["add.in0.npy", ...], "outputs": ["add.out0.npy", ...]}]}
+               "inputs": ["add.in0.npy", ...], "outputs": ["add.out0.npy", ...],
+               "aliases": [[0, 0], ...]}]}
 
 Relative paths are relative to the manifest's directory. Each job's MLIR text
 is compiled with XLA's CPU compiler as it comes (PJRT's compile_and_load, the
@@ -18,7 +19,13 @@ files, one per result in order. bfloat16 travels as numpy's '<V2' (what
 ml_dtypes' bfloat16 saves as; package ir/npy reads and writes it that way).
 
 RESULTS.json gets one line per job, in order, written as each job ends
-(JSON Lines, flushed): {"name", "ok", "error", "compile_s", "run_s"}. A job
+(JSON Lines, flushed): {"name", "ok", "error", "compile_s", "run_s",
+"aliased"}. "aliases" lists (argument, result) pairs of the program's
+tf.aliasing_output; the arguments are donated (execute donates what it is
+given), "aliased" says per pair whether XLA returned the result in the
+argument's memory (XLA may decline a may-alias pair at run time, and
+often does here), and "hlo_alias" is the compiled module's
+input_output_alias, what XLA made of the attributes. A job
 that fails to compile or run is reported there and the batch goes on. If XLA
 crashes the process (it aborts on some programs instead of rejecting them),
 the lines written so far stand, and the job after them is the one that
@@ -29,6 +36,7 @@ Exit status: 0 when every job ran (even if some failed), 2 on a bad manifest,
 """
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -85,7 +93,22 @@ def main(argv):
             t0 = time.perf_counter()
             exe = backend.compile_and_load(text, devices, xc.CompileOptions())
             t1 = time.perf_counter()
-            outs = exe.execute([jax.device_put(a, dev) for a in args])
+            aliases = job.get("aliases", [])
+            if aliases:
+                # XLA donates only buffers it owns, not zero-copy views of
+                # numpy's memory, and not while their transfer is in
+                # flight: copy, and wait.
+                dargs = [jax.device_put(a, dev, may_alias=False).block_until_ready() for a in args]
+            else:
+                dargs = [jax.device_put(a, dev) for a in args]
+            ptrs = [dargs[i].unsafe_buffer_pointer() for i, _ in aliases]
+            outs = exe.execute(dargs)
+            res["aliased"] = [outs[j].unsafe_buffer_pointer() == p for (_, j), p in zip(aliases, ptrs)]
+            if aliases:
+                head = exe.hlo_modules()[0].to_string().split("\n", 1)[0]
+                m = re.search(r"input_output_alias=\{.*?\) \}", head)
+                res["hlo_alias"] = m.group(0) if m else ""
+
             outs = [np.asarray(o) for o in outs]
             t2 = time.perf_counter()
             res["compile_s"], res["run_s"] = t1 - t0, t2 - t1

@@ -68,10 +68,6 @@ func TestXLA(t *testing.T) {
 		}
 		groups[g] = append(groups[g], c)
 	}
-	type unit struct {
-		job   *job
-		cases []*tcase
-	}
 	var units []unit
 	for _, g := range order {
 		cs := groups[g]
@@ -94,6 +90,9 @@ func TestXLA(t *testing.T) {
 		units = append(units, unit{j, cs})
 	}
 	lowerDone := time.Now()
+	// The same programs through grad_xla.py's interpreter, at the same
+	// time; the subtest jax_interpreter compares its results with XLA's.
+	interp := startInterpreter(t, units)
 
 	runBatch := func(us []unit) {
 		jobs := make([]*job, len(us))
@@ -223,6 +222,14 @@ func TestXLA(t *testing.T) {
 	t.Logf("%d cases in %d XLA programs; eval %.1fs, lower %.1fs, XLA batch %.1fs (compile %.1fs, run %.1fs), total %.1fs",
 		len(cases), len(final), evalDone.Sub(start).Seconds(), lowerDone.Sub(evalDone).Seconds(),
 		xlaDone.Sub(lowerDone).Seconds(), compileS, runS, time.Since(start).Seconds())
+	t.Run("jax_interpreter", func(t *testing.T) { interp.check(t, units) })
+}
+
+// unit is a job of one or more cases: their programs in one, each case's
+// parameters and results after the previous case's.
+type unit struct {
+	job   *job
+	cases []*tcase
 }
 
 // caseDiffFor returns the caseDiffs entry for c, or nil.

@@ -74,7 +74,11 @@ func (p *planner) assignBuffers() {
 	for _, r := range prog.results {
 		use(r, end)
 	}
+	aliased := p.assignAliased(end) // alias.go
 	for j, r := range prog.results {
+		if aliased[j] {
+			continue
+		}
 		root := r.root()
 		if root.def != nil && root.def.kind != kConstant && root.st == stNone {
 			root.st, root.idx = stResult, j
@@ -82,6 +86,7 @@ func (p *planner) assignBuffers() {
 		}
 		prog.copies = append(prog.copies, resultCopy{res: j, src: r})
 	}
+	owned = append(owned, p.orderCopies(end)...)
 	type block struct {
 		off, size int64
 		last      int
@@ -93,7 +98,7 @@ func (p *planner) assignBuffers() {
 		if v.st != stNone {
 			continue
 		}
-		if v.def.kind == kConstant {
+		if v.def != nil && v.def.kind == kConstant {
 			v.st = stConst
 			continue
 		}

@@ -137,7 +137,7 @@ func (e *emitter) newKernel(n *node, outs, ins []*tval) (*fb, []value.Value, []v
 	for i := range ins {
 		in = append(in, b.f.Params[len(outs)+i])
 	}
-	return b, o, in
+	return b, o, b.aliasIns(n, o, in)
 }
 
 func shortName(name string) string {

@@ -15,13 +15,16 @@ import (
 //	const char stela_signature[];
 //	const int  stela_num_checks;
 //	const int  stela_rt_uses;    // what of the runtime table it calls
+//	const char stela_aliases[];  // only when some result is aliased (alias.go)
 //	int stela_entry(void *const *args, void *const *results, char err[256],
 //	                const stela_rt *rt);
 //
 // stela_entry loads the buffer pointers, takes the arena, calls the
 // kernels in program order, copies results that are not computed in
 // place, gives the arena back and returns 0, 1 (run-time error, message
-// in err) or 2 (an expectation failed, message in err).
+// in err) or 2 (an expectation failed, message in err). stela_aliases
+// lists `<result> <argument>` pairs, one a line, for which the caller
+// passes the same buffer as results[result] and args[argument].
 //
 // rt is the plugin's runtime table (ABI version 2, stela_rt.h in
 // pjrt/cpu/internal/rt): thread pool and GEMM. Kernels that use it take it
@@ -45,6 +48,10 @@ func (e *emitter) entry() error {
 	sig.Immutable = true
 	nc := e.m.NewGlobalDef("stela_num_checks", constant.NewInt(types.I32, int64(p.checks)))
 	nc.Immutable = true
+	if al := p.Aliases(); al != "" {
+		g := e.m.NewGlobalDef("stela_aliases", constant.NewCharArrayFromString(al+"\x00"))
+		g.Immutable = true
+	}
 
 	// Kernels first: the entry checks the runtime table only if one of
 	// them uses it.
@@ -173,7 +180,13 @@ func (e *emitter) entry() error {
 	memcpy := e.decl("llvm.memcpy.p0i8.p0i8.i64", types.Void, types.I8Ptr, types.I8Ptr, types.I64, types.I1)
 	for _, c := range p.copies {
 		if n := c.src.t.bytes(); n > 0 {
-			b.call(memcpy, results[c.res], ptr(c.src), i64(n), constant.False)
+			dst := value.Value(nil)
+			if c.to != nil {
+				dst = ptr(c.to) // staging (alias.go)
+			} else {
+				dst = results[c.res]
+			}
+			b.call(memcpy, dst, ptr(c.src), i64(n), constant.False)
 		}
 	}
 	return nil
@@ -314,7 +327,7 @@ func (e *emitter) newKernelRT(n *node, outs, ins []*tval) (b *fb, rt value.Value
 	for i := range ins {
 		in = append(in, b.f.Params[1+len(outs)+i])
 	}
-	return b, b.f.Params[0], o, in
+	return b, b.f.Params[0], o, b.aliasIns(n, o, in)
 }
 
 // rtField loads field i (rtVersion ...) of the runtime table rt.

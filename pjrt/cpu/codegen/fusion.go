@@ -289,13 +289,20 @@ func (p *planner) fuse() {
 	p.prog.nodes = kept
 }
 
+// bitcastView reports whether v is a view that reinterprets its bytes as
+// another element type (bitcast_convert): the fused code reads it as a
+// leaf of its own type and indexing, as an unfused kernel does, instead
+// of reading the value it views with the wrong type (and, for widths that
+// differ, the wrong element count).
+func bitcastView(v *tval) bool { return v.view != nil && v.view.t.elem != v.t.elem }
+
 // leaves returns the materialized values an operand tree reads, each
 // once, in the order first met.
 func leaves(ops []*tval, inline map[*node]bool) []*tval {
 	var out []*tval
 	var visit func(v *tval)
 	visit = func(v *tval) {
-		if v.view != nil {
+		if v.view != nil && !bitcastView(v) {
 			visit(v.view)
 			return
 		}
@@ -509,7 +516,7 @@ func (g *fgraph) addMap(a aff) int {
 
 // value returns the graph of v at ix.
 func (g *fgraph) value(v *tval, ix fidx) (*fx, error) {
-	if v.view != nil {
+	if v.view != nil && !bitcastView(v) {
 		x := v.view
 		nix := fidx{flat: ix.flat}
 		if ix.ok && slices.Equal(x.t.shape, v.t.shape) {

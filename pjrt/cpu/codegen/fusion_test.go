@@ -401,6 +401,34 @@ func TestFusionEdgeCases(t *testing.T) {
 	evalAndCompare(t, b.f, nil, args...)
 }
 
+// A bitcast_convert is a view that reads its bytes as another type: a
+// fused chain around it reads it as a leaf of its own type and count.
+func TestFusionThroughBitcast(t *testing.T) {
+	t.Parallel()
+	b := newBuilder(t, "bitcasts", ir.TensorOf(ir.U32, 6))
+	x := b.f.Params[0]
+	one := func(d ir.DType) *ir.Value {
+		c := b.emit(ir.OpConstant, ir.ConstantAttr{Value: ir.ScalarLiteral(d, 1)})
+		return c
+	}
+	bc := func(v *ir.Value, shape ...int) *ir.Value {
+		return b.emit(ir.OpBroadcastInDim, ir.BroadcastInDimAttr{Shape: shape, Dims: []int{}}, v)
+	}
+	// Same width, after and before elementwise ops.
+	x1 := b.emit(ir.OpAdd, nil, x, bc(one(ir.U32), 6))
+	f := b.emit(ir.OpBitcastConvert, ir.BitcastConvertAttr{To: ir.F32}, x1)
+	y := b.emit(ir.OpMultiply, nil, b.emit(ir.OpSubtract, nil, f, bc(one(ir.F32), 6)), f)
+	// Narrower: one more dimension.
+	u8 := b.emit(ir.OpBitcastConvert, ir.BitcastConvertAttr{To: ir.U8}, x)
+	z := b.emit(ir.OpXor, nil, u8, bc(one(ir.U8), 6, 4))
+	// Wider: one less.
+	w := b.emit(ir.OpBitcastConvert, ir.BitcastConvertAttr{To: ir.U64}, b.emit(ir.OpReshape, ir.ReshapeAttr{Shape: []int{3, 2}}, x1))
+	w2 := b.emit(ir.OpAdd, nil, w, bc(one(ir.U64), 3))
+	b.f.Return(y, z, w2)
+	r := rand.New(rand.NewPCG(9, 10))
+	evalAndCompare(t, b.f, nil, randLiteral(r, b.f.Params[0].Type))
+}
+
 // TestFusionCompileTime (with -transformer) reports the GPT-2-small
 // example's kernel count and cold compile time per stage with and
 // without fusion. Not parallel: it sets the environment.

@@ -158,6 +158,7 @@ func (e *emitter) emitFusedLoop(k *fusedLoop) (*ir.Func, error) {
 	for i := range n.in {
 		wins = append(wins, w.f.Params[2+len(n.out)+i])
 	}
+	wins = w.aliasIns(n, wouts, wins)
 	if err := k.body(w, wouts, wins, w.f.Params[0], w.f.Params[1]); err != nil {
 		return nil, err
 	}

@@ -69,6 +69,10 @@ type node struct {
 	// fused is set for a kernel that computes its producers inline
 	// (fusion.go); in then holds the buffers it reads.
 	fused *fusion
+	// inPlace lists the inputs the kernel reads through its output's
+	// pointer: an aliased argument it overwrites element by element
+	// (alias.go).
+	inPlace []int
 }
 
 func (n *node) where() string {
@@ -150,13 +154,22 @@ type Program struct {
 	// intermediateBytes is the sum of the arena values' sizes (no sharing).
 	intermediateBytes int64
 	// copies are results whose bytes must be copied into the result
-	// buffer at the end (arguments, constants, values returned twice).
+	// buffer at the end (arguments, constants, values returned twice,
+	// aliased results that could not be computed in place), in order.
 	copies []resultCopy
+	// aliases holds per result the argument whose buffer it lives in
+	// (tf.aliasing_output), or -1; nil when none (alias.go).
+	aliases []int
+	// inPlaceResults counts the aliased results that need no copy.
+	inPlaceResults int
 }
 
+// resultCopy copies src into result buffer res at the end of the entry,
+// or, when to is set, into the arena value to (a staging copy, alias.go).
 type resultCopy struct {
 	res int
 	src *tval
+	to  *tval
 }
 
 // Signature returns the signature string of the compiled program, as
@@ -243,6 +256,9 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 		return nil, fmt.Errorf("@%s: returns %d values, the function declares %d results", entry.Name, len(results), len(entry.ResultTypes))
 	}
 	p.prog.results = results
+	if p.prog.aliases, err = entryAliases(entry, args, results); err != nil {
+		return nil, err
+	}
 	p.prog.nodes = p.nodes
 	p.dce()
 	if !opts.NoFusion && !nofusionEnv() {

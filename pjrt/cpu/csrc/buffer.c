@@ -241,9 +241,10 @@ static size_t small_class(size_t size) { return size == 0 ? 1 : (size + STELA_AL
 typedef struct local_cache {
   void* v[NCLASS][LOCAL_CAP];
   int n[NCLASS];
-  /* Storages this thread made minus those it freed (stela_live_add):
-     only this thread writes it, so it needs no locked instruction. */
-  atomic_long live;
+  /* Storages this thread made minus those it freed (stela_live_add),
+     and their bytes: only this thread writes them, so they need no
+     locked instruction. */
+  atomic_long live, live_bytes;
   struct local_cache *prev, *next; /* in locals */
 } local_cache;
 
@@ -253,7 +254,7 @@ static struct {
   pthread_mutex_t mu;
   local_cache* head;
 } locals = {.mu = PTHREAD_MUTEX_INITIALIZER};
-static atomic_long live_rest;
+static atomic_long live_rest, live_rest_bytes;
 
 static __thread local_cache* tls_local;
 static pthread_key_t local_key;
@@ -298,6 +299,7 @@ static void local_exit(void* arg) {
   for (size_t c = 0; c < NCLASS; c++) small_put_shared(lc->v[c], (size_t)lc->n[c], c);
   pthread_mutex_lock(&locals.mu);
   atomic_fetch_add(&live_rest, atomic_load_explicit(&lc->live, memory_order_relaxed));
+  atomic_fetch_add(&live_rest_bytes, atomic_load_explicit(&lc->live_bytes, memory_order_relaxed));
   if (lc->prev != NULL)
     lc->prev->next = lc->next;
   else
@@ -332,13 +334,24 @@ static local_cache* local(void) {
 /* Counts n storages made (or, negative, freed) on this thread. The count
    was one atomic shared by all threads: its locked add waited for the
    stores to the new result's (uncached) block before it, on every op. */
-static void stela_live_add(long n) {
+static void stela_live_add(long n, long bytes) {
   local_cache* lc = local();
   if (lc == NULL) {
     atomic_fetch_add(&live_rest, n);
+    atomic_fetch_add(&live_rest_bytes, bytes);
     return;
   }
   atomic_store_explicit(&lc->live, atomic_load_explicit(&lc->live, memory_order_relaxed) + n, memory_order_relaxed);
+  atomic_store_explicit(&lc->live_bytes, atomic_load_explicit(&lc->live_bytes, memory_order_relaxed) + bytes,
+                        memory_order_relaxed);
+}
+
+long long stela_live_bytes(void) {
+  pthread_mutex_lock(&locals.mu);
+  long long n = atomic_load(&live_rest_bytes);
+  for (local_cache* lc = locals.head; lc != NULL; lc = lc->next) n += atomic_load(&lc->live_bytes);
+  pthread_mutex_unlock(&locals.mu);
+  return n;
 }
 
 long long stela_live_count(void) {
@@ -475,7 +488,7 @@ stela_storage* stela_storage_new(size_t size) {
   atomic_init(&s->refs, 1);
   s->size = size;
   s->owned = true;
-  stela_live_add(1);
+  stela_live_add(1, (long)size);
   return s;
 }
 
@@ -514,7 +527,7 @@ stela_storage* stela_storage_new_result(size_t size, size_t rank) {
   s->block_size = (uint32_t)(off + size);
   atomic_init(&s->refs, 1);
   atomic_init(&s->holds, 1);
-  stela_live_add(1);
+  stela_live_add(1, (long)size);
   return s;
 }
 
@@ -528,12 +541,12 @@ void stela_storage_retain(stela_storage* s) { atomic_fetch_add(&s->refs, 1); }
 void stela_storage_release(stela_storage* s) {
   if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1) return;
   if (s->in_result) {
-    stela_live_add(-1);
+    stela_live_add(-1, -(long)s->size);
     result_unhold(s);
     return;
   }
   if (s->inline_data) {
-    stela_live_add(-1);
+    stela_live_add(-1, -(long)s->size);
     small_put(s, STELA_ALIGN + s->size);
     return;
   }
@@ -544,7 +557,7 @@ void stela_storage_release(stela_storage* s) {
       small_put(s->data, s->size);
     else
       free(s->data);
-    stela_live_add(-1);
+    stela_live_add(-1, -(long)s->size);
   } else if (s->on_delete != NULL)
     s->on_delete(s->data, s->on_delete_arg);
   small_put(s, sizeof(*s));

@@ -799,6 +799,8 @@ static void program_free(stela_program* p) {
   free(p->out_ranks);
   free(p->out_kinds);
   free(p->out_kind_sizes);
+  free(p->res_alias);
+  free(p->arg_alias);
   free(p->name);
   free(p);
 }
@@ -908,6 +910,39 @@ static PJRT_Error* parse_signature(const char* path, const char* sig, stela_prog
   return NULL;
 }
 
+/* Parses stela_aliases: "<result> <argument>\n" per aliased result. The
+   program writes result j into argument i's buffer and relies on the
+   plugin passing the same buffer for both (execute.c). */
+static PJRT_Error* parse_aliases(const char* path, const char* text, stela_program* p) {
+#define BAD(why) stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: %s: stela_aliases: %s", path, why)
+  p->res_alias = malloc((p->nres + 1) * sizeof(int));
+  p->arg_alias = malloc((p->nargs + 1) * sizeof(int));
+  if (p->res_alias == NULL || p->arg_alias == NULL) return stela_oom();
+  for (size_t j = 0; j < p->nres; j++) p->res_alias[j] = -1;
+  for (size_t i = 0; i < p->nargs; i++) p->arg_alias[i] = -1;
+  const char* s = text;
+  while (*s) {
+    char* end;
+    long j = strtol(s, &end, 10);
+    if (end == s || *end != ' ') return BAD("want lines \"<result> <argument>\"");
+    s = end + 1;
+    long i = strtol(s, &end, 10);
+    if (end == s || *end != '\n') return BAD("want lines \"<result> <argument>\"");
+    s = end + 1;
+    if (j < 0 || (size_t)j >= p->nres || i < 0 || (size_t)i >= p->nargs) return BAD("an index out of range");
+    if (p->res_alias[j] >= 0 || p->arg_alias[i] >= 0) return BAD("a result or argument aliased twice");
+    const stela_param *a = &p->params[i], *r = &p->params[p->nargs + (size_t)j];
+    bool same = a->type == r->type && a->rank == r->rank;
+    for (size_t k = 0; same && k < a->rank; k++) same = a->dims[k] == r->dims[k];
+    if (!same) return BAD("an aliased result whose type is not its argument's");
+    p->res_alias[j] = (int)i;
+    p->arg_alias[i] = (int)j;
+    p->alias_bytes += (int64_t)r->nbytes;
+  }
+  return NULL;
+#undef BAD
+}
+
 /* The module's name, from "module @name" in the program text (a lexical
    look, not a parse), else "main". */
 static char* module_name(const char* code, size_t n) {
@@ -968,6 +1003,8 @@ static PJRT_Error* load_program(const char* path, const char* key, const char* c
                         sig == NULL ? "stela_signature" : "stela_entry");
     else
       err = parse_signature(path, sig, p);
+    const char* aliases = dlsym(p->dl, "stela_aliases");
+    if (err == NULL && aliases != NULL) err = parse_aliases(path, aliases, p);
   }
   if (err == NULL) {
     p->name = module_name(code, code_size);

@@ -142,7 +142,7 @@ PJRT_Error* stela_Executable_GetCompiledMemoryStats(PJRT_Executable_GetCompiledM
   SET(generated_code_size_in_bytes, p->code_size);
   SET(argument_size_in_bytes, p->arg_bytes);
   SET(output_size_in_bytes, p->res_bytes);
-  SET(alias_size_in_bytes, 0);
+  SET(alias_size_in_bytes, p->alias_bytes);
   SET(temp_size_in_bytes, 0);
   SET(host_generated_code_size_in_bytes, 0);
   SET(host_argument_size_in_bytes, 0);
@@ -216,6 +216,7 @@ typedef struct run {
   stela_storage** in;  /* [nargs] references taken for the run */
   void** in_ptrs;      /* [nargs] what the program reads */
   void** copies;       /* [nargs] aligned copies of misaligned views, or NULL */
+  PJRT_Buffer** donors; /* [nargs] the buffer whose storage in[i] was taken (donated), or NULL */
   stela_storage** out; /* [nres] */
   void** out_ptrs;     /* [nres] */
   int rc;
@@ -231,6 +232,20 @@ static void* run_entry(void* arg) {
   r->rc = stela_rt_run(c->pool, &c->rt, r->prog->entry, r->in_ptrs, r->out_ptrs, r->err);
   r->err[sizeof(r->err) - 1] = '\0';
   return NULL;
+}
+
+/* Gives the donated storages back to their buffers: the execution did
+   not start (an argument or allocation failed). */
+static void run_restore(run* r, size_t nargs) {
+  for (size_t i = 0; i < nargs; i++) {
+    PJRT_Buffer* b = r->donors[i];
+    if (b == NULL) continue;
+    pthread_mutex_lock(&b->mu);
+    b->storage = r->in[i]; /* the reference the buffer had */
+    pthread_mutex_unlock(&b->mu);
+    r->in[i] = NULL;
+    r->donors[i] = NULL;
+  }
 }
 
 static void run_release(run* r, size_t nargs, size_t nres, bool keep_outputs) {
@@ -269,13 +284,66 @@ static PJRT_Error* check_argument(const stela_param* q, size_t i, size_t d, PJRT
   return NULL;
 }
 
+/* ---- Donation (input/output aliasing) ----
+
+   A program compiled with tf.aliasing_output pairs (stela_aliases) writes
+   result j into argument i's buffer: it gets the same pointer for both.
+   When the caller donates argument i (does not list it in
+   non_donatable_input_indices), the argument's storage itself becomes the
+   result's, with no allocation and no copy, and the argument buffer is
+   left deleted (PJRT_Buffer_IsDeleted; reads fail: "deleted or donated").
+   Otherwise, or when the storage cannot be taken, result j is a fresh
+   buffer into which the argument is copied first, and the program runs
+   in place on that copy: the caller's buffer stays intact.
+
+   A storage is taken only when nothing else can see its bytes change:
+   memory the plugin owns (not a view of caller memory), held by this
+   buffer alone (no execution or transfer in flight, no external
+   reference, no second buffer), and the buffer is not another argument
+   of the same call. A donated argument is consumed once the program
+   starts, even if it then fails; a failure before (a bad argument, no
+   memory) gives it back. */
+
+/* Whether argument i may be donated: the options do not forbid it, and
+   its buffer is no later argument of the list (an earlier one holds a
+   reference to the storage by now, which take_storage sees). */
+static bool may_donate(const PJRT_ExecuteOptions* o, size_t i, PJRT_Buffer* const* list, size_t nargs) {
+  if (o != NULL && STELA_HAS(PJRT_ExecuteOptions, o, num_non_donatable_input_indices) &&
+      o->num_non_donatable_input_indices > 0) {
+    if (o->non_donatable_input_indices == NULL) return false;
+    for (size_t k = 0; k < o->num_non_donatable_input_indices; k++)
+      if (o->non_donatable_input_indices[k] == (int64_t)i) return false;
+  }
+  for (size_t k = i + 1; k < nargs; k++)
+    if (list[k] == list[i]) return false;
+  return true;
+}
+
+/* Takes the buffer's storage (its reference) if nothing else holds it;
+   NULL otherwise, and the buffer is left as it was. */
+static stela_storage* take_storage(PJRT_Buffer* b) {
+  pthread_mutex_lock(&b->mu);
+  stela_storage* s = b->storage;
+  bool ok = s != NULL && b->ext_refs == 0 && s->owned && s->on_delete == NULL &&
+            atomic_load(&s->refs) == 1 && ((uintptr_t)s->data & (STELA_ALIGN - 1)) == 0;
+  if (ok) b->storage = NULL;
+  pthread_mutex_unlock(&b->mu);
+  return ok ? s : NULL;
+}
+
 /* Takes the arguments of device d and allocates its results. */
-static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buffer* const* list) {
+static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buffer* const* list,
+                           const PJRT_ExecuteOptions* o) {
   stela_program* p = e->prog;
   for (size_t i = 0; i < p->nargs; i++) {
     PJRT_Error* err = check_argument(&p->params[i], i, d, list[i], e, r->device);
     if (err != NULL) return err;
-    stela_storage* s = stela_buffer_acquire(list[i]);
+    stela_storage* s = NULL;
+    if (p->arg_alias != NULL && p->arg_alias[i] >= 0 && may_donate(o, i, list, p->nargs) &&
+        (s = take_storage(list[i])) != NULL)
+      r->donors[i] = list[i];
+    else
+      s = stela_buffer_acquire(list[i]);
     if (s == NULL)
       return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu was deleted or donated", i, d);
     r->in[i] = s;
@@ -290,9 +358,23 @@ static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buff
     }
   }
   for (size_t j = 0; j < p->nres; j++) {
-    r->out[j] = stela_storage_new_result(p->params[p->nargs + j].nbytes, p->params[p->nargs + j].rank);
+    int i = p->res_alias != NULL ? p->res_alias[j] : -1;
+    if (i >= 0 && r->donors[i] != NULL) {
+      /* Donated: the result is the argument's storage. */
+      stela_storage_retain(r->in[i]);
+      r->out[j] = r->in[i];
+      r->out_ptrs[j] = r->in[i]->data;
+      continue;
+    }
+    size_t nbytes = p->params[p->nargs + j].nbytes;
+    r->out[j] = stela_storage_new_result(nbytes, p->params[p->nargs + j].rank);
     if (r->out[j] == NULL) return stela_oom();
     r->out_ptrs[j] = r->out[j]->data;
+    if (i >= 0) {
+      /* Aliased but not donated: the program updates a copy in place. */
+      if (nbytes > 0) memcpy(r->out[j]->data, r->in_ptrs[i], nbytes);
+      r->in_ptrs[i] = r->out[j]->data;
+    }
   }
   return NULL;
 }
@@ -362,15 +444,16 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
      its run state on the stack. */
   run run1;
   void* block1[64];
-  bool on_stack = ndev == 1 && 3 * na + 2 * nr + 1 <= sizeof block1 / sizeof block1[0];
+  size_t per = 4 * na + 2 * nr; /* pointers of one device's run state */
+  bool on_stack = ndev == 1 && per + 1 <= sizeof block1 / sizeof block1[0];
   run* runs = on_stack ? &run1 : calloc(ndev, sizeof(run));
-  void** block = on_stack ? block1 : calloc(ndev * (3 * na + 2 * nr) + 1, sizeof(void*));
+  void** block = on_stack ? block1 : calloc(ndev * per + 1, sizeof(void*));
   if (on_stack) {
     /* All but the message buffer, which run_entry empties: zeroing its
        256 bytes was a quarter of this function's own time. */
     memset(&run1, 0, offsetof(run, err));
     memset(&run1.thread, 0, sizeof run1 - offsetof(run, thread));
-    memset(block1, 0, (3 * na + 2 * nr + 1) * sizeof block1[0]);
+    memset(block1, 0, (per + 1) * sizeof block1[0]);
   }
   if (runs == NULL || block == NULL) {
     if (!on_stack) {
@@ -380,18 +463,21 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
     return stela_oom();
   }
   for (size_t d = 0; d < ndev; d++) {
-    void** b = block + d * (3 * na + 2 * nr);
+    void** b = block + d * per;
     runs[d].prog = p;
     runs[d].device = devs[d];
     runs[d].in = (stela_storage**)b;
     runs[d].in_ptrs = b + na;
     runs[d].copies = b + 2 * na;
-    runs[d].out = (stela_storage**)(b + 3 * na);
-    runs[d].out_ptrs = b + 3 * na + nr;
+    runs[d].donors = (PJRT_Buffer**)(b + 3 * na);
+    runs[d].out = (stela_storage**)(b + 4 * na);
+    runs[d].out_ptrs = b + 4 * na + nr;
   }
   PJRT_Error* err = NULL;
   for (size_t d = 0; d < ndev && err == NULL; d++)
-    err = prepare(&runs[d], e, d, p->nargs > 0 ? args->argument_lists[d] : NULL);
+    err = prepare(&runs[d], e, d, p->nargs > 0 ? args->argument_lists[d] : NULL, o);
+  if (err != NULL)
+    for (size_t d = 0; d < ndev; d++) run_restore(&runs[d], na);
 
   if (err == NULL) {
     for (size_t d = 1; d < ndev; d++)

@@ -125,6 +125,8 @@ stela_storage* stela_storage_new_result(size_t size, size_t rank);
    all clients (stela_cpu_live_buffers); exact when no thread is making or
    freeing one. */
 long long stela_live_count(void);
+/* The bytes of those storages (their sizes, stela_cpu_live_bytes). */
+long long stela_live_bytes(void);
 /* Frees the blocks the buffer memory cache keeps (when the last client
    goes). */
 void stela_buffer_cache_drain(void);
@@ -265,6 +267,13 @@ typedef struct stela_program {
   char fingerprint[65];
   int64_t code_size;
   int64_t arg_bytes, res_bytes;
+  /* Input/output aliasing (the program's stela_aliases): res_alias[j] is
+     the argument whose buffer result j lives in, arg_alias[i] the result
+     argument i holds, -1 for none; both NULL when nothing is aliased.
+     alias_bytes is the aliased results' size. */
+  int* res_alias;
+  int* arg_alias;
+  int64_t alias_bytes;
 } stela_program;
 
 void stela_program_retain(stela_program* p);

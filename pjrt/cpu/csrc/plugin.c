@@ -241,3 +241,10 @@ __attribute__((visibility("default"))) const PJRT_Api* GetPjrtApi(void) { return
 __attribute__((visibility("default"))) int64_t stela_cpu_live_buffers(void) {
   return (int64_t)stela_live_count();
 }
+
+/* The bytes of those blocks (the arrays' sizes, not counting the
+   allocator's rounding): what buffers hold now, for tests of memory use
+   such as buffer donation's. Not part of PJRT; found with dlsym. */
+__attribute__((visibility("default"))) int64_t stela_cpu_live_bytes(void) {
+  return (int64_t)stela_live_bytes();
+}

@@ -50,6 +50,9 @@ type Lib struct {
 	Signature string
 	// NumChecks is stela_num_checks.
 	NumChecks int
+	// Aliases is the stela_aliases text ("" when the program has none):
+	// `<result> <argument>` pairs whose buffers the caller must share.
+	Aliases string
 }
 
 // Open dlopens a compiled program.
@@ -76,6 +79,9 @@ func Open(path string) (*Lib, error) {
 	}
 	l.Signature = C.GoString((*C.char)(sig))
 	l.NumChecks = int(*(*C.int)(nc))
+	if al := sym("stela_aliases"); al != nil {
+		l.Aliases = C.GoString((*C.char)(al))
+	}
 	return l, nil
 }
 
@@ -96,6 +102,13 @@ func (l *Lib) Close() error {
 // Result buffers are filled with 0xA5 first, so a result the program
 // forgets to write shows.
 func (l *Lib) Call(args [][]byte, resultSizes []int) (results [][]byte, rc int, msg string) {
+	return l.CallAliased(args, resultSizes, nil)
+}
+
+// CallAliased is Call with result j in argument aliases[j]'s buffer
+// (when aliases[j] >= 0): the program gets the same pointer for both, as
+// the plugin passes it for a stela_aliases pair.
+func (l *Lib) CallAliased(args [][]byte, resultSizes []int, aliases []int) (results [][]byte, rc int, msg string) {
 	n := max(len(args), 1)
 	m := max(len(resultSizes), 1)
 	argv := (*[1 << 20]unsafe.Pointer)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(uintptr(0)))))[:n:n]
@@ -111,6 +124,10 @@ func (l *Lib) Call(args [][]byte, resultSizes []int) (results [][]byte, rc int, 
 		defer C.free(p)
 	}
 	for j, s := range resultSizes {
+		if j < len(aliases) && aliases[j] >= 0 {
+			resv[j] = argv[aliases[j]]
+			continue
+		}
 		resv[j] = C.dl_alloc(C.size_t(s))
 		defer C.free(resv[j])
 	}
