@@ -17,7 +17,8 @@ import (
 // jit.Compile the first time it sees a batch shape: the step is the
 // forward pass, the gradients (jit.ValueAndGradTree) and the optimizer's
 // update (optim.Update), with the model and the optimizer state as
-// arguments and results.
+// arguments and results, donated (jit.Donate): the step updates them in
+// place, and the Model and State of before a step are gone after it.
 type Classifier[P any] struct {
 	// Model and State are the parameters and the optimizer's state after
 	// the steps so far: save them (frontend/safetensors) to checkpoint.
@@ -58,9 +59,9 @@ func NewClassifier[P any](model P, forward func(model P, x *tensor.Tensor) *tens
 	return &Classifier[P]{
 		Model: model, State: state,
 		// The model and the state (arguments 0 and 1) are replaced by the
-		// step's results, so their buffers can be donated to them; jit has
-		// no Donate yet: uncomment the option when it does.
-		step:   jit.Compile(step, jit.WithName("train_step") /* , jit.Donate(0, 1) */),
+		// step's results: their buffers are donated to them, so the step
+		// updates them in place.
+		step:   jit.Compile(step, jit.WithName("train_step"), jit.Donate(0, 1)),
 		logits: jit.Compile(forward, jit.WithName("logits")),
 	}, nil
 }
