@@ -98,11 +98,7 @@ func (l Loc) String() string {
 
 // internalPrefixes are the function-name prefixes of Stela's library
 // packages. A call site is the first frame outside them; Stela's own example
-// programs and tests are user code (but the tests inside a library
-// package, frontend/train's say, share its prefix). frontend/train's models
-// and training step are library code: an error of an op in them (labels of
-// the wrong shape for its loss, say) names the user's call of the step or
-// of train.Train, unless it is in the user's own forward function.
+// programs and tests are user code.
 var internalPrefixes = []string{
 	"github.com/stela-ml/stela/ir.",
 	"github.com/stela-ml/stela/frontend/tensor.",
@@ -111,8 +107,6 @@ var internalPrefixes = []string{
 	"github.com/stela-ml/stela/frontend/optim.",
 	"github.com/stela-ml/stela/frontend/tree.",
 	"github.com/stela-ml/stela/frontend/safetensors.",
-	"github.com/stela-ml/stela/frontend/train.",
-	"github.com/stela-ml/stela/frontend/datasets/",
 	"github.com/stela-ml/stela/passes.",
 	"github.com/stela-ml/stela/lowering.",
 	"github.com/stela-ml/stela/runtime.",
