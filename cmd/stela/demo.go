@@ -22,7 +22,14 @@ var demoExamples = []string{"mlp", "cnn", "transformer"}
 // eagerly (op by op) and compiled (jit.Compile) on the default device,
 // both are checked against each other and against the reference
 // evaluator, and the timings are printed.
+//
+// `stela demo train [FLAGS]` is `stela train --model mlp [FLAGS] mnist`:
+// the MLP trained on MNIST, with progress, the test accuracy as the last
+// line, and the train command's flags (--png, --csv, --checkpoint, ...).
 func runDemo(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "train" {
+		return runTrain(append(append([]string{"--model", "mlp"}, args[1:]...), "mnist"), stdout, stderr)
+	}
 	fs := newFlags("demo")
 	device := fs.String("device", "cpu", "the `DEVICE` to run on (cpu, cpu:1, cuda, tpu, a plugin path, host)")
 	runs := fs.Int("runs", 5, "`N` timed runs per mode (the median is printed)")

@@ -443,6 +443,14 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 	if err := tensor.Catch(func() { outs = c.invoke(sym) }); err != nil {
 		return nil, err
 	}
+	// An error fn returned is the call's result, whatever its other
+	// results are: a function that fails returns nil tensors or zero
+	// trees beside its error, which are no reason to report another one.
+	if c.hasErr() {
+		if err, _ := outs[len(outs)-1].Interface().(error); err != nil {
+			return nil, userError{err}
+		}
+	}
 	e := &entry{key: key, parts: a.parts}
 	var results []*tensor.Tensor
 	for i, o := range outs {

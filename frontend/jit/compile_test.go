@@ -137,6 +137,13 @@ func TestCompileErrors(t *testing.T) {
 	if _, err := u(one); err != boom {
 		t.Errorf("user error: %v", err)
 	}
+	// Also when it returns nil tensors or zero trees beside the error, as
+	// a function that fails does (not "result #0 is nil").
+	type pair struct{ A, B *tensor.Tensor }
+	n := jit.Compile(func(x *tensor.Tensor) (*tensor.Tensor, pair, error) { return nil, pair{}, boom })
+	if _, _, err := n(one); err != boom {
+		t.Errorf("user error beside a nil result: %v", err)
+	}
 }
 
 // An error the plugin's compiler finds (here the CPU plugin's code
