@@ -24,11 +24,12 @@
  * from the first that has both ($STELA_CPU_BLAS=none skips the search).
  * For f32 it prefers oneDNN's dnnl_sgemm (libdnnl.so.3, else
  * libdnnl.so.2), about twice OpenBLAS's speed on the shapes of training
- * steps here ($STELA_CPU_BLAS=openblas skips it); oneDNN runs on OpenMP,
- * whose thread count the runtime sets per call (omp_set_num_threads is
- * per calling thread) and whose idle threads sleep rather than spin
- * (OMP_WAIT_POLICY=passive unless set), so that they leave the CPUs to
- * the pool's parallel loops between GEMMs.
+ * steps here ($STELA_CPU_BLAS=openblas skips it). oneDNN runs on OpenMP;
+ * rather than let OpenMP start threads of its own beside the pool's (two
+ * sets of threads on the same CPUs, each spinning while the other works),
+ * the runtime splits a product into blocks of rows (or columns) of C and
+ * runs one single-threaded dnnl_sgemm per block on the pool's threads
+ * (omp_set_num_threads(1), which is per calling thread).
  * A BLAS call holds the pool's `use` mutex (waiting for it), so that the
  * pool's threads and the library's never run at once, and runs with the
  * library's thread count set to the pool's size (openblas_set_num_threads,
@@ -438,6 +439,75 @@ static void blas_leave(stela_pool* p) {
   if (p != NULL) pthread_mutex_unlock(&p->use);
 }
 
+/* ---- oneDNN on the pool ---- */
+
+/* The runtime's own f32 GEMM (rt_gemm.h, below). */
+static void gemm_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+                     const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+
+/* One product split into blocks of C: rows [b*step, ...) of C when
+   split_rows, else columns. */
+typedef struct {
+  char ta, tb;
+  int64_t M, N, K, lda, ldb, ldc, step;
+  float alpha, beta;
+  const float *A, *B;
+  float* C;
+  bool split_rows;
+} dnnl_job;
+
+static void dnnl_block(void* ctx, int64_t begin, int64_t end) {
+  dnnl_job* j = ctx;
+  blas.omp_set_threads(1);
+  for (int64_t b = begin; b < end; b++) {
+    int64_t lo = b * j->step, hi = lo + j->step;
+    int64_t total = j->split_rows ? j->M : j->N;
+    if (hi > total) hi = total;
+    if (lo >= hi) continue;
+    const float *A = j->A, *B = j->B;
+    float* C = j->C;
+    int64_t M = j->M, N = j->N;
+    if (j->split_rows) {
+      /* Rows lo..hi of op(A): A's rows, or A's columns when transposed. */
+      A += j->ta == 'T' ? lo : lo * j->lda;
+      C += lo * j->ldc;
+      M = hi - lo;
+    } else {
+      B += j->tb == 'T' ? lo * j->ldb : lo;
+      C += lo;
+      N = hi - lo;
+    }
+    if (blas.dnnl_sgemm(j->ta, j->tb, M, N, j->K, j->alpha, A, j->lda, B, j->ldb, j->beta, C, j->ldc) != 0) {
+      /* oneDNN refused the block (it writes nothing then): the runtime's
+         own kernel computes it, on this thread. */
+      gemm_f32(j->ta == 'T', j->tb == 'T', M, N, j->K, j->alpha, A, j->lda, B, j->ldb, j->beta, C, j->ldc);
+    }
+  }
+}
+
+/* dnnl_pool runs C = alpha op(A) op(B) + beta C as single-threaded
+   oneDNN products over blocks of C on the pool. */
+static void dnnl_pool(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  stela_pool* p = tls_pool;
+  int threads = p != NULL ? p->threads : 1;
+  dnnl_job j = {.ta = transA ? 'T' : 'N', .tb = transB ? 'T' : 'N', .M = M, .N = N, .K = K, .lda = lda, .ldb = ldb,
+                .ldc = ldc, .alpha = alpha, .beta = beta, .A = A, .B = B, .C = C, .split_rows = M >= N};
+  /* Two blocks a thread (so that a thread the OS delays is made up for),
+     of at least 64 rows or columns. */
+  int64_t total = j.split_rows ? M : N;
+  int64_t blocks = 2 * (int64_t)threads;
+  j.step = (total + blocks - 1) / blocks;
+  if (j.step < 64) j.step = 64;
+  blocks = (total + j.step - 1) / j.step;
+  if (threads <= 1 || blocks <= 1 || 2.0 * (double)M * (double)N * (double)K < 4e6) {
+    j.step = total;
+    dnnl_block(&j, 0, 1);
+    return;
+  }
+  parallel_for(&j, dnnl_block, blocks, 1);
+}
+
 /* ---- The runtime's own GEMM ---- */
 
 /* The size of every packing buffer: an f32 96x256 op(A) tile and 256x256
@@ -583,12 +653,8 @@ static void rt_sgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
   if (M <= 0 || N <= 0) return;
   pthread_once(&blas.once, blas_init);
   if (K > 0 && blas.dnnl_sgemm != NULL && !tls_nested) {
-    stela_pool* p = blas_enter();
-    blas.omp_set_threads(p != NULL ? p->threads : 1);
-    int rc = blas.dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    blas_leave(p);
-    if (rc == 0) return;
-    /* An argument oneDNN refused: the runtime's own kernel computes it. */
+    dnnl_pool(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
   }
   if (K <= 0 || blas.sgemm == NULL || tls_nested || !fits_int(M, N, K, lda, ldb, ldc)) {
     gemm_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
