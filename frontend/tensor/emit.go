@@ -59,7 +59,10 @@ func emitAt(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, a
 	}
 	if tr != nil {
 		if tr.kind == tapeTrace {
-			return tr.recordTape(dst, like, here(), op, args, attr, regions)
+			// A slice of its own: dst passed down would escape (the tape
+			// calls back into emitAt), and cost every eager op an
+			// allocation.
+			return append(dst, tr.recordTape(like, here(), op, args, attr, regions)...)
 		}
 		outs := record(tr, here(), op, args, attr, regions)
 		for _, v := range outs {

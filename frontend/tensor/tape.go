@@ -65,7 +65,7 @@ func (tr *Tracer) lower(t *Tensor) *Tensor {
 func (tr *Tracer) Lower(t *Tensor) *Tensor { return tr.lower(t) }
 
 // recordTape records an op into the tape and runs it one level below.
-func (tr *Tracer) recordTape(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, attr any, regions []*ir.Func) []*Tensor {
+func (tr *Tracer) recordTape(like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, attr any, regions []*ir.Func) []*Tensor {
 	vals := make([]*ir.Value, len(args))
 	lower := make([]*Tensor, len(args))
 	for i, a := range args {
@@ -91,6 +91,7 @@ func (tr *Tracer) recordTape(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, 
 		lowLike = tr.lower(like)
 	}
 	res := emitAt(nil, lowLike, loc, op, lower, attr, low...)
+	dst := make([]*Tensor, 0, len(outs))
 	for i, v := range outs {
 		p := res[i]
 		t := &Tensor{typ: v.Type, sym: &symbol{val: v, tr: tr, primal: p}, meta: commitment(p.Committed())}
