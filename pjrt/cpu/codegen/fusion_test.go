@@ -479,6 +479,23 @@ func TestGemmAccumulate(t *testing.T) {
 			evalAndCompare(t, b.f, nil, args...)
 		})
 	}
+	// A bias broadcast to the dot's shape is not an argument: it stays a
+	// dot and an add (the add fused with the broadcast).
+	t.Run("bias", func(t *testing.T) {
+		a, x, bias := ir.TensorOf(ir.F32, 5, 3), ir.TensorOf(ir.F32, 3, 7), ir.TensorOf(ir.F32, 7)
+		b := newBuilder(t, "bias", a, x, bias)
+		d := b.emit(ir.OpDotGeneral, ir.DotGeneralAttr{LhsContract: []int{1}, RhsContract: []int{0}}, b.f.Params[0], b.f.Params[1])
+		bb := b.emit(ir.OpBroadcastInDim, ir.BroadcastInDimAttr{Shape: []int{5, 7}, Dims: []int{1}}, b.f.Params[2])
+		b.f.Return(b.emit(ir.OpAdd, nil, d, bb))
+		sm, err := lowering.Lower(b.f, lowering.Options{Verify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog := planText(t, string(stablehlo.Format(sm, stablehlo.PrintOptions{})), codegen.Options{})
+		if got := prog.Kernels(); got != 2 {
+			t.Errorf("%d kernels, want 2 (a dot, a fused add):\n%s", got, strings.Join(prog.KernelList(), "\n"))
+		}
+	})
 }
 
 // TestFusionCompileTime (with -transformer) reports the GPT-2-small

@@ -14,7 +14,8 @@ import (
 //
 //	w - c·dot(a, b), w + c·dot(a, b), w - dot(a, b), w + dot(a, b)
 //
-// (c a splat constant, the dot's result used only there) into one GEMM
+// (w an argument of the program, c a splat constant, the dot's result
+// used only there) into one GEMM
 // with C = w, α = ∓c and β = 1: the gradient is never written. With w
 // donated (jit.Donate), the result lives in w's own buffer and the GEMM
 // updates it in place (alias.go); otherwise the kernel first copies w into
@@ -76,6 +77,13 @@ func gemmUpdate(s *node, uses map[*tval]int) (d *node, w *tval, alpha float64, m
 	try := func(w, u *tval) (*node, *tval, float64, *node) {
 		if sign < 0 && u != s.in[1] {
 			return nil, nil, 0, nil // w - u only, not u - w
+		}
+		// w must be an argument of the program (a weight, which the
+		// caller may donate): a computed w, a bias broadcast to the dot's
+		// shape above all, would have to be written out first, which
+		// costs more than the separate update saves.
+		if r := w.root(); r.def != nil || r.arg < 0 {
+			return nil, nil, 0, nil
 		}
 		if !w.t.equal(s.out[0].t) || uses[u.root()] != 1 || u.view != nil {
 			return nil, nil, 0, nil
