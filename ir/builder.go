@@ -324,8 +324,16 @@ func CloneFunc(f *Func) *Func {
 	for i, p := range f.Params {
 		vmap[p] = g.Params[i]
 		g.Params[i].SetParamLoc(p.Loc())
+		g.Params[i].Sharding = p.Sharding.Clone()
 	}
 	g.Return(cloneBody(g, f, vmap)...)
+	g.Mesh = f.Mesh
+	for _, s := range f.InShardings {
+		g.InShardings = append(g.InShardings, s.Clone())
+	}
+	for _, s := range f.OutShardings {
+		g.OutShardings = append(g.OutShardings, s.Clone())
+	}
 	return g
 }
 
@@ -351,6 +359,7 @@ func CloneInstr(dst *Func, in *Instr, vmap map[*Value]*Value) []*Value {
 	}
 	for i, r := range in.Results {
 		vmap[r] = rs[i]
+		rs[i].Sharding = r.Sharding.Clone()
 	}
 	return rs
 }

@@ -18,7 +18,14 @@ type Func struct {
 	Results []*Value
 	// Parent is the instruction whose region this is, nil at top level.
 	Parent *Instr
-	nextID int
+	// Mesh is the device mesh of a sharded top-level function (nil:
+	// not sharded); InShardings and OutShardings are the shardings the
+	// user asked for its parameters and results, one per parameter or
+	// result, or nil (sharding.go).
+	Mesh         *Mesh
+	InShardings  []*Sharding
+	OutShardings []*Sharding
+	nextID       int
 }
 
 // Instr is one operation applied to operands: its op, attributes (the
@@ -43,7 +50,10 @@ type Value struct {
 	Def   *Instr // nil for parameters
 	Index int    // result index in Def, or parameter index
 	Func  *Func
-	loc   Loc // for parameters
+	// Sharding is the sharding propagation decided for the value over
+	// its function's mesh (nil: none decided).
+	Sharding *Sharding
+	loc      Loc // for parameters
 }
 
 // Loc is the value's source location: its defining instruction's, or the

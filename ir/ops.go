@@ -198,6 +198,8 @@ const (
 	OpCase
 	OpCustomCall
 	OpComposite
+	// Sharding.
+	OpShardingConstraint
 	numOps
 )
 
@@ -303,10 +305,11 @@ var opTable = [numOps]OpInfo{
 	OpScatter:      OpInfo{Name: "scatter", Doc: "combine updates into inputs at run-time indices with an update region", NumArgs: -1, MinArgs: 3, NumRegions: 1, Attr: attrType[ScatterAttr](), Traits: Pure | HasComparator, Infer: inferScatter, Eval: evalScatter}.withGrad(vjpScatter, jvpScatter),
 	OpSort:         OpInfo{Name: "sort", Doc: "sort operands of one shape together along dim; the comparator region (a0, b0, a1, b1, ...) → i1 is true when a goes before b", NumArgs: -1, MinArgs: 1, NumRegions: 1, Attr: attrType[SortAttr](), Traits: Pure | HasComparator, Infer: inferSort, Eval: evalSort}.withGrad(vjpSort, jvpSort),
 
-	OpWhile:      OpInfo{Name: "while", Doc: "loop: regions cond(state) → i1 and body(state) → state", NumArgs: -1, MinArgs: 0, NumRegions: 2, Traits: Pure, Infer: inferWhile, Eval: evalWhile}.withGrad(vjpWhile, jvpWhile),
-	OpCase:       OpInfo{Name: "case", Doc: "run branch[index] (out of range: the last) on the remaining operands", NumArgs: -1, MinArgs: 1, NumRegions: -1, Traits: Pure, Infer: inferCase, Eval: evalCase}.withGrad(vjpCase, jvpCase),
-	OpCustomCall: OpInfo{Name: "custom_call", Doc: "call a backend-defined target", NumArgs: -1, MinArgs: 0, Attr: attrType[CustomCallAttr](), Infer: inferCustomCall, Eval: evalCustomCall}.noGrad(),
-	OpComposite:  OpInfo{Name: "composite", Doc: "a named group of ops with its decomposition as region", NumArgs: -1, MinArgs: 0, NumRegions: 1, Attr: attrType[CompositeAttr](), Traits: Pure, Infer: inferComposite, Eval: evalComposite}.withGrad(vjpComposite, jvpComposite),
+	OpWhile:              OpInfo{Name: "while", Doc: "loop: regions cond(state) → i1 and body(state) → state", NumArgs: -1, MinArgs: 0, NumRegions: 2, Traits: Pure, Infer: inferWhile, Eval: evalWhile}.withGrad(vjpWhile, jvpWhile),
+	OpCase:               OpInfo{Name: "case", Doc: "run branch[index] (out of range: the last) on the remaining operands", NumArgs: -1, MinArgs: 1, NumRegions: -1, Traits: Pure, Infer: inferCase, Eval: evalCase}.withGrad(vjpCase, jvpCase),
+	OpCustomCall:         OpInfo{Name: "custom_call", Doc: "call a backend-defined target", NumArgs: -1, MinArgs: 0, Attr: attrType[CustomCallAttr](), Infer: inferCustomCall, Eval: evalCustomCall}.noGrad(),
+	OpShardingConstraint: OpInfo{Name: "sharding_constraint", Doc: "identity that asks for its operand's sharding over the function's mesh (sharding.Constrain)", NumArgs: 1, Attr: attrType[ShardingConstraintAttr](), Traits: Pure, Infer: inferShardingConstraint, Eval: evalIdentity}.withGrad(vjpShardingConstraint, linearJVP(0)),
+	OpComposite:          OpInfo{Name: "composite", Doc: "a named group of ops with its decomposition as region", NumArgs: -1, MinArgs: 0, NumRegions: 1, Attr: attrType[CompositeAttr](), Traits: Pure, Infer: inferComposite, Eval: evalComposite}.withGrad(vjpComposite, jvpComposite),
 }
 
 // IsPure reports whether an instruction may be merged or dropped: a pure op,

@@ -10,11 +10,17 @@ import (
 // grammar, in the order the parser reads it:
 //
 //	module = { func } .
-//	func   = "func" GLOBAL params [ "->" ( type | "(" [ type { "," type } ] ")" ) ] "{" body "}" .
-//	params = "(" [ VALUE ":" type [ loc ] { "," VALUE ":" type [ loc ] } ] ")" .
+//	func   = "func" GLOBAL params [ "->" ( rtype | "(" [ rtype { "," rtype } ] ")" ) ] [ "mesh" mesh ] "{" body "}" .
+//	params = "(" [ param { "," param } ] ")" .
+//	param  = VALUE ":" type [ "sharding" sharding ] [ "sharded" sharding ] [ loc ] .
+//	rtype  = type [ "sharding" sharding ] .
+//	mesh   = "[" STRING "=" NUMBER { "," STRING "=" NUMBER } "]" .
+//	sharding = "[" [ axes { "," axes } ] "]" [ "partial" axes ] .
+//	axes   = "{" [ STRING { "," STRING } ] "}" .
 //	body   = { instr } "return" [ VALUE { "," VALUE } ] .
 //	instr  = [ VALUE { "," VALUE } "=" ] IDENT [ VALUE { "," VALUE } ] [ attrs ]
-//	         { [ GLOBAL ] params "{" body "}" } [ ":" type { "," type } ] [ loc ] .
+//	         { [ GLOBAL ] params "{" body "}" } [ ":" itype { "," itype } ] [ loc ] .
+//	itype  = type [ "sharded" sharding ] .
 //	attrs  = "{" [ IDENT "=" value { "," IDENT "=" value } ] "}" .   (values: text_attr.go)
 //	type   = IDENT "[" [ dim { "," dim } ] "]" .   (dim: a number or "?")
 //	loc    = "loc" "(" locbody ")" .
@@ -176,6 +182,9 @@ func (p *parser) fn() *Func {
 			if !p.accept(tPunct, ")") {
 				for {
 					want = append(want, p.typ())
+					if s := p.optSharding("sharding"); s != nil {
+						setSharding(&f.OutShardings, len(want)-1, s)
+					}
 					if p.accept(tPunct, ")") {
 						break
 					}
@@ -184,7 +193,13 @@ func (p *parser) fn() *Func {
 			}
 		} else {
 			want = append(want, p.typ())
+			if s := p.optSharding("sharding"); s != nil {
+				setSharding(&f.OutShardings, 0, s)
+			}
 		}
+	}
+	if p.accept(tIdent, "mesh") {
+		f.Mesh = p.mesh()
 	}
 	p.expect(tPunct, "{")
 	ret := p.body(f, sc)
@@ -221,6 +236,10 @@ func (p *parser) params(f *Func) scope {
 		}
 		p.expect(tPunct, ":")
 		v := f.AddParam(p.typ(), UnknownLoc)
+		if s := p.optSharding("sharding"); s != nil {
+			setSharding(&f.InShardings, v.Index, s)
+		}
+		v.Sharding = p.optSharding("sharded")
 		v.loc = p.optLoc()
 		sc[nt.text] = v
 		if p.accept(tPunct, ")") {
@@ -307,11 +326,13 @@ func (p *parser) instr(f *Func, sc scope) {
 		regions = append(regions, p.region(t))
 	}
 	var types []Type
+	var sharded []*Sharding
 	var colon token
 	if p.peek().is(tPunct, ":") {
 		colon = p.next()
 		for {
 			types = append(types, p.typ())
+			sharded = append(sharded, p.optSharding("sharded"))
 			if !p.accept(tPunct, ",") {
 				break
 			}
@@ -347,7 +368,7 @@ func (p *parser) instr(f *Func, sc scope) {
 		r.Parent = in
 	}
 	for i, t := range types {
-		v := &Value{ID: f.nextID, Type: t, Def: in, Index: i, Func: f}
+		v := &Value{ID: f.nextID, Type: t, Def: in, Index: i, Func: f, Sharding: sharded[i]}
 		f.nextID++
 		in.Results = append(in.Results, v)
 		name := defs[i].text

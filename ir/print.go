@@ -171,6 +171,7 @@ func (p *printer) fn(f *Func) {
 	case 1:
 		p.b.WriteString(" -> ")
 		p.b.WriteString(p.typeOf(f.Results[0]))
+		p.sharding("sharding", f.OutSharding(0))
 	default:
 		p.b.WriteString(" -> (")
 		for i, r := range f.Results {
@@ -178,8 +179,13 @@ func (p *printer) fn(f *Func) {
 				p.b.WriteString(", ")
 			}
 			p.b.WriteString(p.typeOf(r))
+			p.sharding("sharding", f.OutSharding(i))
 		}
 		p.b.WriteByte(')')
+	}
+	if f.Mesh != nil {
+		p.b.WriteString(" mesh ")
+		p.b.WriteString(f.Mesh.String())
 	}
 	p.b.WriteString(" {\n")
 	p.body(f, names, 1)
@@ -203,6 +209,8 @@ func (p *printer) params(f *Func, names numbering) {
 		p.b.WriteString(": ")
 		p.b.WriteString(p.typeOf(v))
 		if v != nil {
+			p.sharding("sharding", f.InSharding(i))
+			p.sharding("sharded", v.Sharding)
 			p.loc(v.loc)
 		}
 	}
@@ -265,6 +273,9 @@ func (p *printer) body(f *Func, names numbering, depth int) {
 				p.b.WriteString(", ")
 			}
 			p.b.WriteString(p.typeOf(r))
+			if r != nil {
+				p.sharding("sharded", r.Sharding)
+			}
 		}
 		p.loc(in.Loc)
 		p.b.WriteByte('\n')
@@ -296,6 +307,17 @@ func (p *printer) region(r *Func, depth int) {
 	p.body(r, names, depth+1)
 	p.indent(depth)
 	p.b.WriteByte('}')
+}
+
+// sharding prints " KEYWORD SHARDING" for a non-nil sharding.
+func (p *printer) sharding(keyword string, s *Sharding) {
+	if s == nil {
+		return
+	}
+	p.b.WriteByte(' ')
+	p.b.WriteString(keyword)
+	p.b.WriteByte(' ')
+	p.b.WriteString(s.String())
 }
 
 func (p *printer) loc(l Loc) {

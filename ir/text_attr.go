@@ -28,6 +28,7 @@ import (
 //	Type                    f32[2,3]
 //	enum (has EnumNames)    EQ, TOTALORDER, HIGHEST
 //	*Literal                dense<...> : type   (none for nil)
+//	Sharding                [{"data"}, {}] partial {"model"}   (sharding.go)
 //	[]NamedAttr             {name = value, ...} with int64 (42), float64 (1.0, 1e-05, inf, nan, or
 //	                        a 0x hex bit pattern), bool, string and []int64 ([1, 2]) values
 //	slices and arrays       [a, b, c] of any of the above, nested: [[0, 1], [2, 0]]
@@ -37,6 +38,7 @@ var (
 	typeType       = reflect.TypeFor[Type]()
 	typeLiteralPtr = reflect.TypeFor[*Literal]()
 	typeNamedAttrs = reflect.TypeFor[[]NamedAttr]()
+	typeSharding   = reflect.TypeFor[Sharding]()
 	typeEnumer     = reflect.TypeFor[enumer]()
 )
 
@@ -126,6 +128,10 @@ func writeAttrValue(b *strings.Builder, v reflect.Value) {
 		return
 	case typeNamedAttrs:
 		writeNamedAttrs(b, v.Interface().([]NamedAttr))
+		return
+	case typeSharding:
+		s := v.Interface().(Sharding)
+		b.WriteString(s.String())
 		return
 	}
 	if t.Implements(typeEnumer) && (isIntKind(t.Kind()) || isUintKind(t.Kind())) {
@@ -294,6 +300,9 @@ func (p *parser) attrValue(t reflect.Type) reflect.Value {
 		return v
 	case typeNamedAttrs:
 		v.Set(reflect.ValueOf(p.namedAttrs()))
+		return v
+	case typeSharding:
+		v.Set(reflect.ValueOf(*p.sharding()))
 		return v
 	}
 	if t.Implements(typeEnumer) && (isIntKind(t.Kind()) || isUintKind(t.Kind())) {

@@ -139,6 +139,7 @@ func (v *verifier) fn(f *Func) {
 		}
 		v.instr(s, in)
 	}
+	v.shardings(s, f)
 	for i, r := range f.Results {
 		switch {
 		case r == nil:

@@ -104,7 +104,7 @@ func tt(d ir.DType, dims ...int) ir.Type { return ir.TensorOf(d, dims...) }
 // lower lowers f with default options, failing the test on error.
 func lower(t *testing.T, f *ir.Func) *stablehlo.Module {
 	t.Helper()
-	m, err := Lower(f, Options{})
+	m, err := Lower(f, Options{Annotate: true})
 	if err != nil {
 		t.Fatalf("Lower: %v", err)
 	}

@@ -34,6 +34,12 @@ type Options struct {
 	// result must have the parameter's type, and no result may be paired
 	// twice.
 	Aliases []int
+	// Annotate lowers a function with a mesh in annotate mode
+	// (sharding.go): mhlo.sharding on @main's parameters and results and
+	// on constraints, and mhlo.num_partitions set to the mesh's size
+	// unless NumPartitions says otherwise. Without it, shardings are left
+	// out and constraints are the identity.
+	Annotate bool
 }
 
 // Lower turns f into a StableHLO module whose public @main has f's
@@ -76,6 +82,15 @@ func LowerModule(m *ir.Module, opts Options) (*stablehlo.Module, error) {
 		names:   map[string]bool{"main": true},
 		decomps: map[string]string{},
 	}
+	if opts.Annotate && entry.Mesh != nil {
+		l.mesh = entry.Mesh
+		if opts.NumPartitions <= 0 {
+			opts.NumPartitions = entry.Mesh.NumDevices()
+		}
+		if opts.NumReplicas <= 0 {
+			opts.NumReplicas = 1
+		}
+	}
 	if opts.NumPartitions > 0 {
 		stablehlo.SetAttr(&l.mod.Attrs, "mhlo.num_partitions", stablehlo.I32Attr(int64(opts.NumPartitions)))
 	}
@@ -94,6 +109,11 @@ func LowerModule(m *ir.Module, opts Options) (*stablehlo.Module, error) {
 	}
 	if err := setAliases(sf, entry, opts.Aliases); err != nil {
 		return nil, err
+	}
+	if l.mesh != nil {
+		if err := annotateMain(sf, entry); err != nil {
+			return nil, err
+		}
 	}
 	if opts.ResultInfo {
 		for i := range sf.ResultTypes {
@@ -146,6 +166,8 @@ type lowerer struct {
 	// decomps maps a composite decomposition's content key to the symbol
 	// of the private function already emitted for it.
 	decomps map[string]string
+	// mesh is the entry's mesh in annotate mode, else nil.
+	mesh *ir.Mesh
 }
 
 // symbolName returns name, or def when name is empty.

@@ -371,6 +371,17 @@ func opCases() []opCase {
 					{Name: "mode", Value: "fast"}, {Name: "shape", Value: []int64{2, 3}},
 				}}, []*ir.Value{b.p(0)}, doubler(t, tt(ir.F32, 2, 3)))...)
 			}},
+		{name: "sharding_constraint", op: ir.OpShardingConstraint, want: "stablehlo.custom_call",
+			attrs: map[string]string{
+				"call_target_name": `"Sharding"`,
+				"mhlo.sharding":    `"{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}"`,
+			},
+			types: "tensor<2x8xf32>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "sharding_constraint", tt(ir.F32, 2, 8))
+				b.f.Mesh = &ir.Mesh{Axes: []ir.MeshAxis{{Name: "data", Size: 2}, {Name: "model", Size: 4}}}
+				return b.ret(b.e1(ir.OpShardingConstraint, ir.ShardingConstraintAttr{Sharding: ir.Sharding{Dims: [][]string{{}, {"model"}}}}, b.p(0)))
+			}},
 	}...)
 	return cs
 }

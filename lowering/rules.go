@@ -99,6 +99,9 @@ func init() {
 		ir.OpCase:       lowerCase,
 		ir.OpCustomCall: lowerCustomCall,
 		ir.OpComposite:  lowerComposite,
+
+		// Sharding (sharding.go).
+		ir.OpShardingConstraint: lowerShardingConstraint,
 	}
 }
 
