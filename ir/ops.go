@@ -53,6 +53,9 @@ type OpInfo struct {
 	// (autodiff.go); an op with neither is NotDifferentiable.
 	VJP VJPFunc
 	JVP JVPFunc
+	// Sharding is the op's sharding rule (sharding_rules.go); nil: the
+	// op is computed whole on sharded programs.
+	Sharding ShardingRuleFunc
 }
 
 // Has reports whether the op has all of the traits.
