@@ -8,7 +8,19 @@ import "fmt"
 // faster path (large dot_general and convolution, reductions whose body is
 // elementwise), the path computes the same results bit for bit as the
 // rule's straightforward loop, and tests compare the two.
+//
+// Eval runs one device: a program with collectives runs as on a grid of
+// one replica and one partition (replica_id and partition_id are 0, and a
+// collective's process group is that one device), and a collective whose
+// groups name other devices is an error. EvalSPMD runs a grid of devices.
 func Eval(f *Func, args ...*Literal) ([]*Literal, error) {
+	return evalOn(nil, f, args)
+}
+
+// evalOn runs f on one device: dev, a device of an EvalSPMD run, or nil
+// for Eval's single device. Ops that need the device (collectives, and the
+// ops whose regions may hold them) have an evalDev rule.
+func evalOn(dev *spmdDevice, f *Func, args []*Literal) ([]*Literal, error) {
 	if len(args) != len(f.Params) {
 		return nil, fmt.Errorf("eval @%s: %d arguments, want %d", f.Name, len(args), len(f.Params))
 	}
@@ -35,12 +47,21 @@ func Eval(f *Func, args ...*Literal) ([]*Literal, error) {
 		if info == nil || info.Eval == nil {
 			return nil, Errorf(in.Loc, in.Op.String(), "no evaluation rule")
 		}
-		outs, err := info.Eval(in, ins)
+		if err := dev.aborted(); err != nil {
+			return nil, err
+		}
+		var outs []*Literal
+		var err error
+		if info.evalDev != nil {
+			outs, err = info.evalDev(dev, in, ins)
+		} else {
+			outs, err = info.Eval(in, ins)
+		}
 		if err != nil {
 			if _, ok := err.(*Error); ok {
 				return nil, err
 			}
-			return nil, Errorf(in.Loc, in.Op.String(), "%v", err)
+			return nil, Errorf(in.Loc, in.Op.String(), "%w", err)
 		}
 		if len(outs) != len(in.Results) {
 			return nil, Errorf(in.Loc, in.Op.String(), "internal error: evaluator returned %d results, want %d", len(outs), len(in.Results))

@@ -4,12 +4,17 @@ import "fmt"
 
 // Control flow and extension ops: while, case, custom_call, composite.
 // Regions are isolated from above, so each is evaluated with Eval on
-// exactly the values the op passes in.
+// exactly the values the op passes in. The rules of while, case and
+// composite come in two forms: the op table's (Eval's single device) and
+// one that runs the regions on a device of an EvalSPMD run (evalDev), so
+// that collectives inside them meet those of the other devices.
 
 // evalWhile runs cond on the state, and body while cond says true. There
 // is no iteration cap: a loop may legitimately run long, and a cap would
 // make the oracle disagree with the backends it checks.
-func evalWhile(in *Instr, args []*Literal) (outs []*Literal, err error) {
+func evalWhile(in *Instr, args []*Literal) ([]*Literal, error) { return evalWhileOn(nil, in, args) }
+
+func evalWhileOn(dev *spmdDevice, in *Instr, args []*Literal) (outs []*Literal, err error) {
 	defer sxGuard(&err)
 	if err := sxArgs(args, 0); err != nil {
 		return nil, err
@@ -28,7 +33,7 @@ func evalWhile(in *Instr, args []*Literal) (outs []*Literal, err error) {
 	}
 	state := args
 	for {
-		c, err := sxEval(cond, state...)
+		c, err := dev.eval(cond, state...)
 		if err != nil {
 			return nil, err
 		}
@@ -38,7 +43,7 @@ func evalWhile(in *Instr, args []*Literal) (outs []*Literal, err error) {
 		if !c[0].Data.([]bool)[0] {
 			return state, nil
 		}
-		next, err := sxEval(body, state...)
+		next, err := dev.eval(body, state...)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +61,9 @@ func evalWhile(in *Instr, args []*Literal) (outs []*Literal, err error) {
 
 // evalCase runs branch index on the remaining operands; an index out of
 // range picks the last branch, as in StableHLO.
-func evalCase(in *Instr, args []*Literal) (outs []*Literal, err error) {
+func evalCase(in *Instr, args []*Literal) ([]*Literal, error) { return evalCaseOn(nil, in, args) }
+
+func evalCaseOn(dev *spmdDevice, in *Instr, args []*Literal) (outs []*Literal, err error) {
 	defer sxGuard(&err)
 	if err := sxArgs(args, 1); err != nil {
 		return nil, err
@@ -75,7 +82,7 @@ func evalCase(in *Instr, args []*Literal) (outs []*Literal, err error) {
 	if branch == nil {
 		return nil, fmt.Errorf("branch %d is nil", idx)
 	}
-	res, err := sxEval(branch, args[1:]...)
+	res, err := dev.eval(branch, args[1:]...)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +109,11 @@ func evalCustomCall(in *Instr, args []*Literal) ([]*Literal, error) {
 
 // evalComposite evaluates the decomposition on the operands: a composite
 // means what its decomposition computes.
-func evalComposite(in *Instr, args []*Literal) (outs []*Literal, err error) {
+func evalComposite(in *Instr, args []*Literal) ([]*Literal, error) {
+	return evalCompositeOn(nil, in, args)
+}
+
+func evalCompositeOn(dev *spmdDevice, in *Instr, args []*Literal) (outs []*Literal, err error) {
 	defer sxGuard(&err)
 	if err := sxArgs(args, 0); err != nil {
 		return nil, err
@@ -110,7 +121,7 @@ func evalComposite(in *Instr, args []*Literal) (outs []*Literal, err error) {
 	if len(in.Regions) != 1 || in.Regions[0] == nil {
 		return nil, fmt.Errorf("want one decomposition region")
 	}
-	res, err := sxEval(in.Regions[0], args...)
+	res, err := dev.eval(in.Regions[0], args...)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,13 @@ const (
 	HasComparator                       // regions are reductions/comparators over scalars
 	NoUnsigned                          // with IntOnly: signed integers only (abs, sign)
 	NotDifferentiable                   // no derivative: asking for one through it is an error (autodiff.go)
+	// Collective: the result depends on which device runs the op or on
+	// the values of other devices (collective.go). Every device of an SPMD
+	// program runs the same collectives in the same order, so CSE and DCE
+	// may merge or drop one (each device does the same), but no pass may
+	// fold one, or move one (or an op whose regions hold one) into or out
+	// of control flow, which devices could take differently.
+	Collective
 )
 
 // EvalFunc evaluates one instruction on concrete operands.
@@ -56,6 +63,10 @@ type OpInfo struct {
 	// Sharding is the op's sharding rule (sharding_rules.go); nil: the
 	// op is computed whole on sharded programs.
 	Sharding ShardingRuleFunc
+	// evalDev, when set, evaluates the op on a device of an EvalSPMD run
+	// (nil: Eval's single device) instead of Eval: the collectives, and
+	// the ops whose regions may hold collectives (eval_spmd.go).
+	evalDev devEvalFunc
 }
 
 // Has reports whether the op has all of the traits.
@@ -203,6 +214,14 @@ const (
 	OpComposite
 	// Sharding.
 	OpShardingConstraint
+	// Collectives (collective.go).
+	OpAllReduce
+	OpAllGather
+	OpReduceScatter
+	OpAllToAll
+	OpCollectivePermute
+	OpReplicaID
+	OpPartitionID
 	numOps
 )
 
@@ -313,6 +332,14 @@ var opTable = [numOps]OpInfo{
 	OpCustomCall:         OpInfo{Name: "custom_call", Doc: "call a backend-defined target", NumArgs: -1, MinArgs: 0, Attr: attrType[CustomCallAttr](), Infer: inferCustomCall, Eval: evalCustomCall}.noGrad(),
 	OpShardingConstraint: OpInfo{Name: "sharding_constraint", Doc: "identity that asks for its operand's sharding over the function's mesh (sharding.Constrain)", NumArgs: 1, Attr: attrType[ShardingConstraintAttr](), Traits: Pure, Infer: inferShardingConstraint, Eval: evalIdentity}.withGrad(vjpShardingConstraint, linearJVP(0)),
 	OpComposite:          OpInfo{Name: "composite", Doc: "a named group of ops with its decomposition as region", NumArgs: -1, MinArgs: 0, NumRegions: 1, Attr: attrType[CompositeAttr](), Traits: Pure, Infer: inferComposite, Eval: evalComposite}.withGrad(vjpComposite, jvpComposite),
+
+	OpAllReduce:         OpInfo{Name: "all_reduce", Doc: "reduce each operand elementwise over the devices of a process group with the scalar body region; every member gets the result", NumArgs: -1, MinArgs: 1, NumRegions: 1, Attr: attrType[AllReduceAttr](), Traits: Pure | HasComparator | Collective, Infer: inferAllReduce, Eval: evalCollectiveOne}.withGrad(vjpAllReduce, jvpAllReduce),
+	OpAllGather:         OpInfo{Name: "all_gather", Doc: "concatenate each operand of the devices of a process group along all_gather_dim, in group order", NumArgs: -1, MinArgs: 1, Attr: attrType[AllGatherAttr](), Traits: Pure | Collective, Infer: inferAllGather, Eval: evalCollectiveOne}.withGrad(vjpAllGather, linearJVP()),
+	OpReduceScatter:     OpInfo{Name: "reduce_scatter", Doc: "reduce over the devices of a process group with the body region, then give member i part i of the result split along scatter_dimension", NumArgs: 1, NumRegions: 1, Attr: attrType[ReduceScatterAttr](), Traits: Pure | HasComparator | Collective, Infer: inferReduceScatter, Eval: evalCollectiveOne}.withGrad(vjpReduceScatter, jvpReduceScatter),
+	OpAllToAll:          OpInfo{Name: "all_to_all", Doc: "split each operand into split_count parts along split_dimension, send part i to member i of the process group, concatenate what arrives along concat_dimension", NumArgs: -1, MinArgs: 1, Attr: attrType[AllToAllAttr](), Traits: Pure | Collective, Infer: inferAllToAll, Eval: evalCollectiveOne}.withGrad(vjpAllToAll, linearJVP()),
+	OpCollectivePermute: OpInfo{Name: "collective_permute", Doc: "send the operand from each source device to its target device; a device that is no target gets zeros", NumArgs: 1, Attr: attrType[CollectivePermuteAttr](), Traits: Pure | Collective, Infer: inferCollectivePermute, Eval: evalCollectiveOne}.withGrad(vjpCollectivePermute, linearJVP()),
+	OpReplicaID:         OpInfo{Name: "replica_id", Doc: "the replica id of the device running the program (ui32 scalar)", NumArgs: 0, Traits: Pure | Collective, Infer: inferDeviceID, Eval: evalCollectiveOne}.noGrad(),
+	OpPartitionID:       OpInfo{Name: "partition_id", Doc: "the partition id of the device running the program (ui32 scalar)", NumArgs: 0, Traits: Pure | Collective, Infer: inferDeviceID, Eval: evalCollectiveOne}.noGrad(),
 }
 
 // IsPure reports whether an instruction may be merged or dropped: a pure op,

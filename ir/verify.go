@@ -17,6 +17,8 @@ import "fmt"
 //     regions whose Parent is the instruction;
 //   - the op's type rule accepts the operands, attribute and regions, and
 //     gives exactly the recorded result types;
+//   - no collective sits in the scalar region of a reduction, sort or
+//     scatter (which runs per element, on no particular device);
 //   - results: Def, Index and Func consistent with the instruction;
 //   - value IDs unique within the Func, each value defined once;
 //   - the Func's results non-nil, owned by it and defined in it.
@@ -199,6 +201,9 @@ func (v *verifier) instr(s *fnState, in *Instr) {
 		v.notes = append([]Note{{Loc: in.Loc, Msg: fmt.Sprintf("in region #%d of %s", i, op)}}, v.notes...)
 		v.fn(r)
 		v.notes = v.notes[1:]
+	}
+	if c := scalarRegionCollective(in); c != nil {
+		v.errorf(c.Loc, c.Op.String(), "%s", errScalarRegionCollective(in))
 	}
 	if formOK {
 		types, err := info.Infer(argTypes, in.Attr, in.Regions)
