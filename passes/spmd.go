@@ -174,6 +174,7 @@ func Partition(f *ir.Func, rep *ShardingReport) (res *Partitioned, err error) {
 		res.OutShardings = append(res.OutShardings, sh.Clone())
 	}
 	g.Return(outs...)
+	stripShardings(g)
 	if err := ir.Verify(g); err != nil {
 		return nil, fmt.Errorf("spmd partitioner: internal error: the per-device program does not verify: %w", err)
 	}
@@ -269,6 +270,22 @@ func (s *spmd) whole(b *ir.Builder, in *ir.Instr, env map[*ir.Value]local, note 
 	}
 }
 
+// stripShardings clears the shardings of g's values: the per-device
+// program has no mesh.
+func stripShardings(g *ir.Func) {
+	for _, p := range g.Params {
+		p.Sharding = nil
+	}
+	for _, in := range g.Body {
+		for _, r := range in.Regions {
+			stripShardings(r)
+		}
+		for _, v := range in.Results {
+			v.Sharding = nil
+		}
+	}
+}
+
 func cloneRegions(rs []*ir.Func) []*ir.Func {
 	out := make([]*ir.Func, len(rs))
 	for i, r := range rs {
@@ -326,7 +343,7 @@ func (s *spmd) ruled(b *ir.Builder, in *ir.Instr, r *ir.ShardingRule, env map[*i
 	for i, a := range in.Args {
 		args[i] = s.reshard(b, env[a], want[i], a.Type)
 	}
-	outs := b.Emit(in.Op, args, attr, regions...)
+	outs := slices.Clone(b.Emit(in.Op, args, attr, regions...))
 	if in.Op == ir.OpIota {
 		outs[0] = s.offsetIota(b, in, outs[0], rsh[0])
 	}
