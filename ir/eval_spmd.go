@@ -310,6 +310,20 @@ func (r *spmdRun) checkStuck() {
 	r.cond.Broadcast()
 }
 
+// complete marks meeting m done and its waiting members running again, at
+// once: a member that has not yet woken up must not look stuck to
+// checkStuck. Called with r.mu held.
+func (r *spmdRun) complete(m *meeting) {
+	m.done = true
+	for _, e := range m.members {
+		if r.state[e] == devWaiting && r.waitAt[e] == m {
+			r.state[e], r.waitAt[e] = devRunning, nil
+			r.running++
+		}
+	}
+	r.cond.Broadcast()
+}
+
 // instrWhere names an instruction and its location: "all_reduce at a.go:3".
 func instrWhere(in *Instr) string {
 	s := opName(in.Op)
@@ -354,8 +368,7 @@ func (d *spmdDevice) meet(in *Instr, members []int, args []*Literal) ([]*Literal
 		}
 		m.err = fmt.Errorf("%w: devices disagree on the next collective over devices %v: %s is at %s, %s at %s",
 			ErrDeadlock, sorted, deviceName(first, r.np), instrWhere(m.in), deviceName(d.id, r.np), instrWhere(in))
-		m.done = true
-		r.cond.Broadcast()
+		r.complete(m)
 	}
 	if !m.done && len(m.args) == len(m.members) {
 		// Last to arrive: compute everyone's results outside the lock, so
@@ -367,8 +380,8 @@ func (d *spmdDevice) meet(in *Instr, members []int, args []*Literal) ([]*Literal
 		r.mu.Unlock()
 		outs, err := computeCollective(m.in, m.members, ops, r.nr, r.np)
 		r.mu.Lock()
-		m.outs, m.err, m.done = outs, err, true
-		r.cond.Broadcast()
+		m.outs, m.err = outs, err
+		r.complete(m)
 	}
 	if !m.done {
 		r.state[d.id], r.waitAt[d.id] = devWaiting, m
@@ -377,8 +390,10 @@ func (d *spmdDevice) meet(in *Instr, members []int, args []*Literal) ([]*Literal
 		for !m.done && r.stuck == nil && !r.abort.Load() {
 			r.cond.Wait()
 		}
-		r.state[d.id], r.waitAt[d.id] = devRunning, nil
-		r.running++
+		if r.state[d.id] == devWaiting { // left without results
+			r.state[d.id], r.waitAt[d.id] = devRunning, nil
+			r.running++
+		}
 	}
 	m.left--
 	if m.left == 0 {

@@ -60,6 +60,9 @@ func adder(dts ...DType) *Func {
 }
 
 // passThrough returns its parameters.
+// sumRegion is (a, b) → a + b over scalars of d.
+func sumRegion(d DType) *Func { return BinaryRegion(OpAdd, d, UnknownLoc) }
+
 func passThrough(params ...Type) *Func {
 	return region("id", params, func(_ *Func, p []*Value) []*Value { return p })
 }
@@ -423,6 +426,39 @@ func ruleCases() []ruleCase {
 		{name: "composite/empty name", op: OpComposite, args: tys("f32[4]"), attr: CompositeAttr{}, regions: []*Func{passThrough(ty("f32[4]"))}, wantErr: "empty composite name"},
 		{name: "composite/parameters", op: OpComposite, args: tys("f32[4]"), attr: CompositeAttr{Name: "x.y"}, regions: []*Func{passThrough(ty("f32[3]"))}, wantErr: "decomposition region takes (f32[3]), want (f32[4])"},
 
+		// collectives
+		{name: "all_reduce/two operands", op: OpAllReduce, args: tys("f32[2,3]", "f32[4]"), attr: AllReduceAttr{ReplicaGroups: [][]int64{{0, 1}, {2, 3}}}, regions: []*Func{sumRegion(F32)}, want: tys("f32[2,3]", "f32[4]")},
+		{name: "all_reduce/all devices, groups of several sizes", op: OpAllReduce, args: tys("si32[2]"), attr: AllReduceAttr{ReplicaGroups: [][]int64{{0}, {1, 2}}, ChannelID: 3}, regions: []*Func{sumRegion(S32)}, want: tys("si32[2]")},
+		{name: "all_reduce/empty groups", op: OpAllReduce, args: tys("f32[2]"), attr: AllReduceAttr{}, regions: []*Func{sumRegion(F32)}, want: tys("f32[2]")},
+		{name: "all_reduce/element types differ", op: OpAllReduce, args: tys("f32[2]", "f64[2]"), attr: AllReduceAttr{}, regions: []*Func{sumRegion(F32)}, wantErr: "operand #1 has element type f64, operand #0 has f32"},
+		{name: "all_reduce/body type", op: OpAllReduce, args: tys("f32[2]"), attr: AllReduceAttr{}, regions: []*Func{sumRegion(F64)}, wantErr: "body region takes (f64[], f64[]), want (f32[], f32[])"},
+		{name: "all_reduce/repeated id", op: OpAllReduce, args: tys("f32[2]"), attr: AllReduceAttr{ReplicaGroups: [][]int64{{0, 1}, {1}}}, regions: []*Func{sumRegion(F32)}, wantErr: "id 1 appears twice"},
+		{name: "all_reduce/negative id", op: OpAllReduce, args: tys("f32[2]"), attr: AllReduceAttr{ReplicaGroups: [][]int64{{0, -1}}}, regions: []*Func{sumRegion(F32)}, wantErr: "id -1 is negative"},
+		{name: "all_reduce/empty group", op: OpAllReduce, args: tys("f32[2]"), attr: AllReduceAttr{ReplicaGroups: [][]int64{{0}, {}}}, regions: []*Func{sumRegion(F32)}, wantErr: "group #1 is empty"},
+		{name: "all_reduce/global ids without channel", op: OpAllReduce, args: tys("f32[2]"), attr: AllReduceAttr{ReplicaGroups: [][]int64{{0}}, UseGlobalDeviceIDs: true}, regions: []*Func{sumRegion(F32)}, wantErr: "use_global_device_ids needs a channel_id > 0"},
+		{name: "all_reduce/negative channel", op: OpAllReduce, args: tys("f32[2]"), attr: AllReduceAttr{ChannelID: -1}, regions: []*Func{sumRegion(F32)}, wantErr: "channel_id -1 is negative"},
+		{name: "all_gather/dim 1", op: OpAllGather, args: tys("bf16[2,3]", "si8[1,2]"), attr: AllGatherAttr{AllGatherDim: 1, ReplicaGroups: [][]int64{{0, 1, 2, 3}}, ChannelID: 1, UseGlobalDeviceIDs: true}, want: tys("bf16[2,12]", "si8[1,8]")},
+		{name: "all_gather/empty groups", op: OpAllGather, args: tys("f32[2]"), attr: AllGatherAttr{}, wantErr: "replica_groups is empty: this op's result type depends on the group size, so the IR requires explicit, non-empty replica groups of one size"},
+		{name: "all_gather/unequal groups", op: OpAllGather, args: tys("f32[2]"), attr: AllGatherAttr{ReplicaGroups: [][]int64{{0, 1}, {2}}}, wantErr: "group #1 has 1 members, group #0 has 2"},
+		{name: "all_gather/dim out of range", op: OpAllGather, args: tys("f32[2]"), attr: AllGatherAttr{AllGatherDim: 1, ReplicaGroups: [][]int64{{0}}}, wantErr: "all_gather_dim 1 is out of range for operand #0 f32[2] (rank 1)"},
+		{name: "all_gather/scalar", op: OpAllGather, args: tys("f32[]"), attr: AllGatherAttr{ReplicaGroups: [][]int64{{0}}}, wantErr: "all_gather_dim 0 is out of range"},
+		{name: "reduce_scatter/dim 0", op: OpReduceScatter, args: tys("f32[8,3]"), attr: ReduceScatterAttr{ScatterDim: 0, ReplicaGroups: [][]int64{{0, 1}, {2, 3}}}, regions: []*Func{sumRegion(F32)}, want: tys("f32[4,3]")},
+		{name: "reduce_scatter/does not divide", op: OpReduceScatter, args: tys("f32[2,6]"), attr: ReduceScatterAttr{ScatterDim: 1, ReplicaGroups: [][]int64{{0, 1, 2, 3}}}, regions: []*Func{sumRegion(F32)}, wantErr: "dimension 1 of operand f32[2,6] has size 6, which the group size 4 does not divide"},
+		{name: "reduce_scatter/body", op: OpReduceScatter, args: tys("f32[4]"), attr: ReduceScatterAttr{ReplicaGroups: [][]int64{{0, 1}}}, regions: []*Func{passThrough(tys("f32[]", "f32[]")...)}, wantErr: "body region returns (f32[], f32[]), want (f32[])"},
+		{name: "reduce_scatter/empty groups", op: OpReduceScatter, args: tys("f32[4]"), attr: ReduceScatterAttr{}, regions: []*Func{sumRegion(F32)}, wantErr: "replica_groups is empty"},
+		{name: "all_to_all/split 1 concat 0", op: OpAllToAll, args: tys("si64[4,6]", "ui8[4,2]"), attr: AllToAllAttr{SplitDim: 1, ConcatDim: 0, SplitCount: 2, ReplicaGroups: [][]int64{{0, 1}, {2, 3}}, ChannelID: 2}, want: tys("si64[8,3]", "ui8[8,1]")},
+		{name: "all_to_all/same dims", op: OpAllToAll, args: tys("f32[6]"), attr: AllToAllAttr{SplitCount: 3, ReplicaGroups: [][]int64{{2, 0, 1}}}, want: tys("f32[6]")},
+		{name: "all_to_all/split count and groups", op: OpAllToAll, args: tys("f32[6]"), attr: AllToAllAttr{SplitCount: 2, ReplicaGroups: [][]int64{{2, 0, 1}}}, wantErr: "split_count 2 differs from the group size 3"},
+		{name: "all_to_all/does not divide", op: OpAllToAll, args: tys("f32[5,2]"), attr: AllToAllAttr{SplitCount: 2, ConcatDim: 1, ReplicaGroups: [][]int64{{0, 1}}}, wantErr: "dimension 0 of operand #0 f32[5,2] has size 5, which split_count 2 does not divide"},
+		{name: "all_to_all/concat out of range", op: OpAllToAll, args: tys("f32[4]"), attr: AllToAllAttr{SplitCount: 2, ConcatDim: 1, ReplicaGroups: [][]int64{{0, 1}}}, wantErr: "concat_dimension 1 is out of range"},
+		{name: "all_to_all/split count", op: OpAllToAll, args: tys("f32[4]"), attr: AllToAllAttr{ReplicaGroups: [][]int64{{0, 1}}}, wantErr: "split_count 0: want at least 1"},
+		{name: "collective_permute/ring", op: OpCollectivePermute, args: tys("c64[3]"), attr: CollectivePermuteAttr{SourceTargetPairs: [][2]int64{{0, 1}, {1, 2}, {2, 0}}, ChannelID: 1}, want: tys("c64[3]")},
+		{name: "collective_permute/no pairs", op: OpCollectivePermute, args: tys("i1[3]"), attr: CollectivePermuteAttr{}, want: tys("i1[3]")},
+		{name: "collective_permute/two sources", op: OpCollectivePermute, args: tys("f32[3]"), attr: CollectivePermuteAttr{SourceTargetPairs: [][2]int64{{0, 1}, {0, 2}}}, wantErr: "source 0 appears twice"},
+		{name: "collective_permute/two targets", op: OpCollectivePermute, args: tys("f32[3]"), attr: CollectivePermuteAttr{SourceTargetPairs: [][2]int64{{0, 1}, {2, 1}}}, wantErr: "target 1 appears twice"},
+		{name: "replica_id", op: OpReplicaID, want: tys("ui32[]")},
+		{name: "partition_id", op: OpPartitionID, want: tys("ui32[]")},
+
 		// checks shared by every rule (guardRule)
 		{name: "all/dynamic operand", op: OpAdd, args: tys("f32[?]", "f32[?]"), wantErr: "operand #0: type f32[?]: dynamic dimensions are not supported yet"},
 		{name: "all/dynamic operand of a structural op", op: OpTranspose, args: tys("f32[2,?]"), attr: TransposeAttr{Perm: []int{1, 0}}, wantErr: errDynamic},
@@ -523,7 +559,8 @@ func TestEveryRuleImplemented(t *testing.T) {
 		switch op {
 		case OpSelect, OpClamp, OpBitcastConvert, OpBroadcastInDim, OpReshape, OpTranspose, OpSlice,
 			OpDynamicSlice, OpDynamicUpdateSlice, OpConcatenate, OpPad, OpReverse, OpDotGeneral, OpReduce,
-			OpReduceWindow, OpConvolution, OpGather, OpScatter, OpSort, OpWhile, OpCase, OpCustomCall, OpComposite:
+			OpReduceWindow, OpConvolution, OpGather, OpScatter, OpSort, OpWhile, OpCase, OpCustomCall, OpComposite,
+			OpAllReduce, OpAllGather, OpReduceScatter, OpAllToAll, OpCollectivePermute, OpReplicaID, OpPartitionID:
 			if !covered[op] {
 				t.Errorf("%v has no valid case in ruleCases", op)
 			}
