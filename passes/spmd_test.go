@@ -226,3 +226,101 @@ func TestPartitionCollectiveIsAnError(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestPartitionStructuralOps(t *testing.T) {
+	// Sliced, concatenated, padded and reversed dimensions must be whole;
+	// the others stay split. Reshape and transpose carry the split.
+	spmdCase(t, `func @f(%0: f32[8,6] sharding [{"x"}, {}], %1: f32[8,2] sharding [{"x"}, {}]) -> (f32[4,16], f32[2,8,3], f32[8,8]) mesh ["x"=2, "y"=2] {
+  %2 = slice %0 {start = [0, 1], limit = [8, 5], stride = [1, 1]} : f32[8,4]
+  %3 = concatenate %2, %1 {dim = 1} : f32[8,6]
+  %4 = reverse %3 {dims = [1]} : f32[8,6]
+  %5 = constant {value = dense<0.0> : f32[]} : f32[]
+  %6 = pad %4, %5 {low = [0, 1], high = [0, 1], interior = [0, 0]} : f32[8,8]
+  %7 = transpose %6 {perm = [1, 0]} : f32[8,8]
+  %8 = reshape %7 {shape = [4, 16]} : f32[4,16]
+  %9 = reshape %0 {shape = [2, 8, 3]} : f32[2,8,3]
+  %10 = slice %0 {start = [2, 0], limit = [6, 6], stride = [1, 1]} : f32[4,6]
+  %11 = dot_general %10, %3 {lhs_batch = [], rhs_batch = [], lhs_contract = [1], rhs_contract = [1]} : f32[4,8]
+  %12 = dot_general %11, %11 {lhs_batch = [], rhs_batch = [], lhs_contract = [0], rhs_contract = [0]} : f32[8,8]
+  return %8, %9, %12
+}`, nil)
+}
+
+func TestPartitionRandom(t *testing.T) {
+	// Random chains of ops on random meshes with random user shardings:
+	// the partitioned program must compute what the unsharded one does.
+	meshes := []string{`["x"=2]`, `["x"=4]`, `["x"=2, "y"=2]`, `["x"=2, "y"=4]`, `["a"=2, "b"=2, "c"=2]`}
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 300; trial++ {
+		mesh := meshes[r.IntN(len(meshes))]
+		m := mustParse(t, "func @m() mesh "+mesh+" {\n  return\n}").Mesh
+		axes := m.AxisNames()
+		randSharding := func(shape []int) string {
+			used := map[string]bool{}
+			var dims []string
+			for _, n := range shape {
+				var as []string
+				for _, a := range axes {
+					if !used[a] && r.IntN(3) == 0 && n%(m.AxesSize(append(as, a))) == 0 {
+						as = append(as, a)
+						used[a] = true
+					}
+				}
+				q := make([]string, len(as))
+				for i, a := range as {
+					q[i] = fmt.Sprintf("%q", a)
+				}
+				dims = append(dims, "{"+strings.Join(q, ", ")+"}")
+			}
+			return "[" + strings.Join(dims, ", ") + "]"
+		}
+		// x: [8, 8], y: [8, 8]
+		var body []string
+		vals := []string{"%0", "%1"}
+		next := 2
+		emit := func(line string) string {
+			v := fmt.Sprintf("%%%d", next)
+			next++
+			body = append(body, "  "+v+" = "+line)
+			if strings.HasSuffix(line, ": f32[8,8]") {
+				vals = append(vals, v)
+			}
+			return v
+		}
+		pick := func() string { return vals[r.IntN(len(vals))] }
+		for k := 0; k < 6; k++ {
+			a, b := pick(), pick()
+			switch r.IntN(7) {
+			case 6:
+				q := emit(fmt.Sprintf("reshape %s {shape = [4, 16]} : f32[4,16]", a))
+				q = emit(fmt.Sprintf("negate %s : f32[4,16]", q))
+				emit(fmt.Sprintf("reshape %s {shape = [8, 8]} : f32[8,8]", q))
+			case 0:
+				emit(fmt.Sprintf("add %s, %s : f32[8,8]", a, b))
+			case 1:
+				emit(fmt.Sprintf("dot_general %s, %s {lhs_batch = [], rhs_batch = [], lhs_contract = [1], rhs_contract = [0]} : f32[8,8]", a, b))
+			case 2:
+				emit(fmt.Sprintf("transpose %s {perm = [1, 0]} : f32[8,8]", a))
+			case 3:
+				emit(fmt.Sprintf("tanh %s : f32[8,8]", a))
+			case 4:
+				emit(fmt.Sprintf("sharding_constraint %s {sharding = %s} : f32[8,8]", a, randSharding([]int{8, 8})))
+			case 5:
+				z := emit("constant {value = dense<0.0> : f32[]} : f32[]")
+				s := emit(fmt.Sprintf("reduce %s, %s {dims = [%d]} (%%0: f32[], %%1: f32[]) {\n    %%2 = add %%0, %%1 : f32[]\n    return %%2\n  } : f32[8]", a, z, r.IntN(2)))
+				emit(fmt.Sprintf("broadcast_in_dim %s {shape = [8, 8], dims = [%d]} : f32[8,8]", s, r.IntN(2)))
+			}
+		}
+		last := vals[len(vals)-1]
+		src := fmt.Sprintf("func @r(%%0: f32[8,8] sharding %s, %%1: f32[8,8] sharding %s) -> f32[8,8] sharding %s mesh %s {\n%s\n  return %s\n}",
+			randSharding([]int{8, 8}), randSharding([]int{8, 8}), randSharding([]int{8, 8}), mesh, strings.Join(body, "\n"), last)
+		t.Run(fmt.Sprint(trial), func(t *testing.T) {
+			defer func() {
+				if t.Failed() {
+					t.Logf("program:\n%s", src)
+				}
+			}()
+			spmdCase(t, src, nil)
+		})
+	}
+}
