@@ -28,6 +28,10 @@ type LowerOptions struct {
 	NumReplicas, NumPartitions int
 	// Aliases pairs parameters with results (tf.aliasing_output).
 	Aliases []int
+	// Annotate lowers a function with a mesh with its shardings as
+	// mhlo.sharding (lowering.Options.Annotate), for a compile with the
+	// compiler's own SPMD partitioner (CompileSpec.SPMD).
+	Annotate bool
 }
 
 // LowerFunc turns a function into the StableHLO module a PJRT plugin

@@ -69,7 +69,7 @@ func (p *platform) CompileMulti(f *ir.Func, spec CompileSpec) (MultiExecutable, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	lo := LowerOptions{NumReplicas: r, NumPartitions: q, Aliases: spec.Aliases}
+	lo := LowerOptions{NumReplicas: r, NumPartitions: q, Aliases: spec.Aliases, Annotate: spec.SPMD}
 	if e.c, err = p.compileProgram(f, lo, &opts, optBytes); err != nil {
 		return nil, err
 	}

@@ -17,5 +17,5 @@ func init() { runtime.SetLowering(lowerForRuntime) }
 // lowerForRuntime is lowering.Lower with the options the runtime's
 // compile driver decides.
 func lowerForRuntime(f *ir.Func, o runtime.LowerOptions) (*stablehlo.Module, error) {
-	return lowering.Lower(f, lowering.Options{NumReplicas: o.NumReplicas, NumPartitions: o.NumPartitions, Aliases: o.Aliases})
+	return lowering.Lower(f, lowering.Options{NumReplicas: o.NumReplicas, NumPartitions: o.NumPartitions, Aliases: o.Aliases, Annotate: o.Annotate})
 }
