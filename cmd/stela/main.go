@@ -45,6 +45,8 @@ func init() {
 		{"verify", []arg{{"FILE.sir", "Stela IR text: one or more functions"}},
 			"parse and verify Stela IR text", runVerify},
 		{"ops", nil, "list the op table with its status columns", runOps},
+		{"explain-sharding", []arg{{"FILE.sir", "Stela IR whose first function has a mesh and sharding annotations"}},
+			"propagate shardings and say where each value's came from (user annotations, ops, Go lines) and what conflicts cost", runExplainSharding},
 		{"opt", []arg{{"FILE.sir", "the Stela IR to run the pipeline on (none with --reproduce)"}},
 			"run a pass pipeline on Stela IR and print the result", runOpt},
 		{"passes", nil, "list the passes with their doc lines and the default pipeline", runPasses},
