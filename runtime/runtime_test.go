@@ -464,7 +464,7 @@ func TestResultSlabs(t *testing.T) {
 func TestSwitchErrorFailsOperations(t *testing.T) {
 	d := lookup(t, "cpu")
 	envtest.Setenv(t, "STELA_LOG", "compile,recompil")
-	want := `STELA_LOG=compile,recompil: unknown word "recompil" (valid: all, compile, recompile, remarks`
+	want := `STELA_LOG=compile,recompil: unknown word "recompil" (valid: all, compile, recompile, remarks, sharding`
 	if _, err := runtime.Lookup("host"); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Lookup: %v, want %s", err, want)
 	}
