@@ -687,4 +687,5 @@ void stela_rt_init(stela_rt* rt, int threads) {
   rt->parallel_for = parallel_for;
   rt->sgemm = rt_sgemm;
   rt->dgemm = rt_dgemm;
+  stela_rt_init_collectives(rt);
 }
