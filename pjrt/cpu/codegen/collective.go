@@ -552,13 +552,13 @@ func (e *emitter) collectiveKernel(n *node) (*ir.Func, error) {
 // collEmit holds what the emission of one collective kernel needs.
 type collEmit struct {
 	*fb
-	n          *node
-	pl         *collPlan
-	rt, err    value.Value
-	outs, ins  []value.Value
-	id         int64
-	name       value.Value // i8*: the op, for messages
-	dev, rv    value.Value // rt->device_index, rt->rendezvous
+	n         *node
+	pl        *collPlan
+	rt, err   value.Value
+	outs, ins []value.Value
+	id        int64
+	name      value.Value // i8*: the op, for messages
+	dev, rv   value.Value // rt->device_index, rt->rendezvous
 	fail      *ir.Block
 	foldCache map[[3]int]*ir.Func
 }
