@@ -378,3 +378,405 @@ func TestCollectiveAllReduce(t *testing.T) {
 		})
 	}
 }
+
+// --- shapes of flat row-major arrays, for the expected values
+
+func strides(shape []int) []int {
+	st := make([]int, len(shape))
+	s := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = s
+		s *= shape[i]
+	}
+	return st
+}
+
+// block returns x[..., start:start+size along dim, ...] (x of shape).
+func block(x []float64, shape []int, dim, start, size int) []float64 {
+	outer, inner := 1, 1
+	for i, s := range shape {
+		if i < dim {
+			outer *= s
+		} else if i > dim {
+			inner *= s
+		}
+	}
+	var out []float64
+	for a := range outer {
+		base := (a*shape[dim] + start) * inner
+		out = append(out, x[base:base+size*inner]...)
+	}
+	return out
+}
+
+// concat joins parts (each of shape) along dim.
+func concat(parts [][]float64, shape []int, dim int) []float64 {
+	outer, inner := 1, 1
+	for i, s := range shape {
+		if i < dim {
+			outer *= s
+		} else if i > dim {
+			inner *= s
+		}
+	}
+	row := shape[dim] * inner
+	var out []float64
+	for a := range outer {
+		for _, p := range parts {
+			out = append(out, p[a*row:(a+1)*row]...)
+		}
+	}
+	return out
+}
+
+func shapeStr(d ir.DType, shape []int) string { return mlirType(d, shape) }
+
+func withDim(shape []int, dim, size int) []int {
+	s := slices.Clone(shape)
+	s[dim] = size
+	return s
+}
+
+// runCase compiles program for m, runs it on per-device inputs made by
+// mk and returns the inputs and results.
+func runCase(t *testing.T, c *pjrt.Client, m mesh, program string, mk func(d int) []*ir.Literal) ([][]*ir.Literal, [][]*ir.Literal) {
+	t.Helper()
+	exe := compileOn(t, c, m, program)
+	args := make([][]*ir.Literal, m.n())
+	for d := range args {
+		args[d] = mk(d)
+	}
+	res, err := runOn(t, c, exe, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return args, res
+}
+
+func TestCollectiveAllGather(t *testing.T) {
+	c := realClient(t, 8)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		m      mesh
+		mode   groupMode
+		groups [][]int
+		dim    int
+		dts    []ir.DType
+		shapes [][]int
+	}{
+		{mesh{4, 1}, crossReplica, nil, 0, []ir.DType{ir.F32}, [][]int{{3}}},
+		{mesh{2, 1}, crossReplica, nil, 1, []ir.DType{ir.F64}, [][]int{{2, 3}}},
+		{mesh{2, 2}, crossReplica, [][]int{{1, 0}}, 0, []ir.DType{ir.S32}, [][]int{{2, 2}}},
+		{mesh{2, 2}, crossReplicaAndPartition, [][]int{{0, 1}}, 1, []ir.DType{ir.S32}, [][]int{{2, 3}}},
+		{mesh{1, 8}, flattenedIDs, [][]int{{7, 6, 5, 4, 3, 2, 1, 0}}, 0, []ir.DType{ir.F64}, [][]int{{2, 2}}},
+		{mesh{2, 4}, flattenedIDs, [][]int{{0, 5}, {1, 4}, {2, 7}, {3, 6}}, 1, []ir.DType{ir.F32}, [][]int{{3, 2}}},
+		{mesh{1, 4}, flattenedIDs, nil, 0, []ir.DType{ir.F32, ir.S32}, [][]int{{2}, {3, 1}}},
+		{mesh{1, 8}, flattenedIDs, nil, 1, []ir.DType{ir.F32}, [][]int{{4, 5000}}},
+	} {
+		name := fmt.Sprintf("%dx%d/%v/%v/dim%d/%v", tc.m.r, tc.m.p, tc.mode, tc.groups, tc.dim, tc.shapes)
+		t.Run(name, func(t *testing.T) {
+			groups := specGroups(tc.m, tc.mode, tc.groups)
+			size := len(groups[0])
+			var params, ins, outs, results []string
+			for i, d := range tc.dts {
+				params = append(params, fmt.Sprintf("%%x%d: %s", i, shapeStr(d, tc.shapes[i])))
+				ins = append(ins, shapeStr(d, tc.shapes[i]))
+				outs = append(outs, shapeStr(d, withDim(tc.shapes[i], tc.dim, tc.shapes[i][tc.dim]*size)))
+				results = append(results, fmt.Sprintf("%%r#%d", i))
+			}
+			var operands []string
+			for i := range tc.dts {
+				operands = append(operands, fmt.Sprintf("%%x%d", i))
+			}
+			program := fmt.Sprintf(`module @all_gather_test {
+  func.func public @main(%s) -> (%s) {
+    %%r:%d = "stablehlo.all_gather"(%s) {all_gather_dim = %d : i64, %s%s} : (%s) -> (%s)
+    return %s : %s
+  }
+}
+`, strings.Join(params, ", "), strings.Join(outs, ", "), len(tc.dts), strings.Join(operands, ", "), tc.dim,
+				groupsAttr(tc.groups), modeAttrs(tc.mode), strings.Join(ins, ", "), strings.Join(outs, ", "),
+				strings.Join(results, ", "), strings.Join(outs, ", "))
+			args, res := runCase(t, c, tc.m, program, func(int) []*ir.Literal {
+				var l []*ir.Literal
+				for i, d := range tc.dts {
+					l = append(l, inputs(rng, d, tc.shapes[i]))
+				}
+				return l
+			})
+			for d := range args {
+				g, _ := groupOf(groups, d)
+				for i := range tc.dts {
+					var parts [][]float64
+					for _, m := range g {
+						parts = append(parts, args[m][i].Float64s())
+					}
+					sameValues(t, fmt.Sprintf("device %d result %d", d, i), res[d][i], concat(parts, tc.shapes[i], tc.dim))
+				}
+			}
+		})
+	}
+}
+
+func TestCollectiveReduceScatter(t *testing.T) {
+	c := realClient(t, 8)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct {
+		m      mesh
+		mode   groupMode
+		groups [][]int
+		op     string
+		dim    int
+		dt     ir.DType
+		shape  []int
+	}{
+		{mesh{4, 1}, crossReplica, nil, "add", 0, ir.F32, []int{8}},
+		{mesh{2, 2}, crossReplicaAndPartition, [][]int{{0, 1}}, "add", 1, ir.S32, []int{3, 8}},
+		{mesh{4, 1}, crossReplica, [][]int{{0, 2}, {1, 3}}, "maximum", 1, ir.F64, []int{2, 6}},
+		{mesh{2, 4}, flattenedIDs, [][]int{{6, 1, 4, 3}, {0, 5, 2, 7}}, "add", 0, ir.F32, []int{4, 3, 2}},
+		{mesh{1, 8}, flattenedIDs, nil, "add", 0, ir.F32, []int{16, 1000}},
+		{mesh{2, 1}, crossReplica, nil, "add", 0, ir.BF16, []int{6}},
+	} {
+		name := fmt.Sprintf("%dx%d/%v/%v/%s/dim%d/%v", tc.m.r, tc.m.p, tc.mode, tc.groups, tc.op, tc.dim, tc.shape)
+		t.Run(name, func(t *testing.T) {
+			groups := specGroups(tc.m, tc.mode, tc.groups)
+			size := len(groups[0])
+			part := tc.shape[tc.dim] / size
+			in, out := shapeStr(tc.dt, tc.shape), shapeStr(tc.dt, withDim(tc.shape, tc.dim, part))
+			e := strings.TrimSuffix(strings.TrimPrefix(mlirType(tc.dt, nil), "tensor<"), ">")
+			program := fmt.Sprintf(`module @reduce_scatter_test {
+  func.func public @main(%%x: %s) -> %s {
+    %%r = "stablehlo.reduce_scatter"(%%x) <{scatter_dimension = %d : i64, %s%s}> %s : (%s) -> %s
+    return %%r : %s
+  }
+}
+`, in, out, tc.dim, groupsAttr(tc.groups), modeAttrs(tc.mode), reduceBody(tc.op, e), in, out, out)
+			args, res := runCase(t, c, tc.m, program, func(int) []*ir.Literal { return []*ir.Literal{inputs(rng, tc.dt, tc.shape)} })
+			for d := range args {
+				g, i := groupOf(groups, d)
+				want := block(args[g[0]][0].Float64s(), tc.shape, tc.dim, i*part, part)
+				for _, m := range g[1:] {
+					x := block(args[m][0].Float64s(), tc.shape, tc.dim, i*part, part)
+					for k := range want {
+						want[k] = combine(tc.op, tc.dt, want[k], x[k])
+					}
+				}
+				sameValues(t, fmt.Sprintf("device %d", d), res[d][0], want)
+			}
+		})
+	}
+}
+
+func TestCollectiveAllToAll(t *testing.T) {
+	c := realClient(t, 8)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct {
+		m             mesh
+		mode          groupMode // crossReplica or crossPartition
+		groups        [][]int
+		split, concat int
+		dt            ir.DType
+		shape         []int
+	}{
+		{mesh{2, 1}, crossReplica, [][]int{{0, 1}}, 1, 0, ir.F32, []int{2, 4}}, // the spec's example
+		{mesh{1, 4}, crossPartition, [][]int{{0, 1, 2, 3}}, 0, 1, ir.F64, []int{8, 3}},
+		{mesh{4, 1}, crossReplica, [][]int{{0, 2}, {1, 3}}, 0, 0, ir.S32, []int{4, 2}},
+		{mesh{2, 2}, crossReplica, [][]int{{1, 0}}, 1, 1, ir.S32, []int{2, 4}},
+		{mesh{2, 4}, crossPartition, [][]int{{3, 2, 1, 0}}, 2, 0, ir.F32, []int{2, 3, 8}},
+		{mesh{8, 1}, crossReplica, nil, 2, 1, ir.F32, []int{3, 2, 16}},
+	} {
+		name := fmt.Sprintf("%dx%d/%v/%v/split%d/concat%d/%v", tc.m.r, tc.m.p, tc.mode, tc.groups, tc.split, tc.concat, tc.shape)
+		t.Run(name, func(t *testing.T) {
+			groups := specGroups(tc.m, tc.mode, tc.groups)
+			n := len(groups[0])
+			partShape := withDim(tc.shape, tc.split, tc.shape[tc.split]/n)
+			outShape := withDim(partShape, tc.concat, partShape[tc.concat]*n)
+			in, out := shapeStr(tc.dt, tc.shape), shapeStr(tc.dt, outShape)
+			program := fmt.Sprintf(`module @all_to_all_test {
+  func.func public @main(%%x: %s) -> %s {
+    %%r = "stablehlo.all_to_all"(%%x) {split_dimension = %d : i64, concat_dimension = %d : i64, split_count = %d : i64, %s%s} : (%s) -> %s
+    return %%r : %s
+  }
+}
+`, in, out, tc.split, tc.concat, n, groupsAttr(tc.groups), modeAttrs(tc.mode), in, out, out)
+			args, res := runCase(t, c, tc.m, program, func(int) []*ir.Literal { return []*ir.Literal{inputs(rng, tc.dt, tc.shape)} })
+			for d := range args {
+				g, i := groupOf(groups, d)
+				var parts [][]float64
+				for _, m := range g {
+					parts = append(parts, block(args[m][0].Float64s(), tc.shape, tc.split, i*partShape[tc.split], partShape[tc.split]))
+				}
+				sameValues(t, fmt.Sprintf("device %d", d), res[d][0], concat(parts, partShape, tc.concat))
+			}
+		})
+	}
+}
+
+func TestCollectivePermute(t *testing.T) {
+	c := realClient(t, 8)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, tc := range []struct {
+		m     mesh
+		mode  groupMode // crossReplica or crossPartition
+		pairs [][]int
+		dt    ir.DType
+		shape []int
+	}{
+		{mesh{4, 1}, crossReplica, [][]int{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, ir.F32, []int{5}},
+		{mesh{2, 4}, crossPartition, [][]int{{0, 2}, {2, 0}, {1, 3}}, ir.S32, []int{2, 3}},
+		{mesh{2, 2}, crossReplica, [][]int{{1, 0}}, ir.F64, []int{3}},
+		{mesh{8, 1}, crossReplica, [][]int{{0, 7}, {3, 3}, {7, 1}}, ir.F32, []int{4, 1000}},
+	} {
+		name := fmt.Sprintf("%dx%d/%v/%v", tc.m.r, tc.m.p, tc.mode, tc.pairs)
+		t.Run(name, func(t *testing.T) {
+			ty := shapeStr(tc.dt, tc.shape)
+			program := fmt.Sprintf(`module @permute_test {
+  func.func public @main(%%x: %s) -> %s {
+    %%r = "stablehlo.collective_permute"(%%x) <{source_target_pairs = %s%s}> : (%s) -> %s
+    return %%r : %s
+  }
+}
+`, ty, ty, strings.TrimPrefix(groupsAttr(tc.pairs), "replica_groups = "), modeAttrs(tc.mode), ty, ty, ty)
+			args, res := runCase(t, c, tc.m, program, func(int) []*ir.Literal { return []*ir.Literal{inputs(rng, tc.dt, tc.shape)} })
+			// The spec: process groups from the pairs (cross_replica or
+			// cross_partition); a process receives from the first of
+			// the group it is the second of, else zeros.
+			groups := specGroups(tc.m, tc.mode, tc.pairs)
+			for d := range args {
+				want := make([]float64, args[d][0].Type.NumElements())
+				for _, g := range groups {
+					if g[1] == d {
+						want = args[g[0]][0].Float64s()
+					}
+				}
+				sameValues(t, fmt.Sprintf("device %d", d), res[d][0], want)
+			}
+		})
+	}
+}
+
+func TestCollectiveBroadcast(t *testing.T) {
+	c := realClient(t, 4)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, tc := range []struct {
+		m      mesh
+		mode   groupMode
+		groups [][]int
+	}{
+		{mesh{4, 1}, crossReplica, [][]int{{1, 0, 2, 3}}},
+		{mesh{2, 2}, crossPartition, [][]int{{1, 0}}},
+		{mesh{4, 1}, crossReplica, [][]int{{2, 3}}}, // devices 0 and 1 in no group: zeros
+	} {
+		t.Run(fmt.Sprintf("%dx%d/%v/%v", tc.m.r, tc.m.p, tc.mode, tc.groups), func(t *testing.T) {
+			ty := shapeStr(ir.F32, []int{2, 3})
+			program := fmt.Sprintf(`module @broadcast_test {
+  func.func public @main(%%x: %s) -> %s {
+    %%r = "stablehlo.collective_broadcast"(%%x) <{%s%s}> : (%s) -> %s
+    return %%r : %s
+  }
+}
+`, ty, ty, groupsAttr(tc.groups), modeAttrs(tc.mode), ty, ty, ty)
+			args, res := runCase(t, c, tc.m, program, func(int) []*ir.Literal { return []*ir.Literal{inputs(rng, ir.F32, []int{2, 3})} })
+			groups := specGroups(tc.m, tc.mode, tc.groups)
+			for d := range args {
+				want := make([]float64, 6)
+				if g, _ := groupOf(groups, d); g != nil {
+					want = args[g[0]][0].Float64s()
+				}
+				sameValues(t, fmt.Sprintf("device %d", d), res[d][0], want)
+			}
+		})
+	}
+}
+
+// replica_id and partition_id on every device of a 2×4 execution, and
+// an all_reduce of them (a use JAX makes of axis_index).
+func TestCollectiveDeviceIDs(t *testing.T) {
+	c := realClient(t, 8)
+	const program = `module @ids {
+  func.func public @main() -> (tensor<ui32>, tensor<ui32>, tensor<ui32>) {
+    %r = stablehlo.replica_id : tensor<ui32>
+    %p = "stablehlo.partition_id"() : () -> tensor<ui32>
+    %s = "stablehlo.all_reduce"(%p) ({
+    ^bb0(%a: tensor<ui32>, %b: tensor<ui32>):
+      %t = stablehlo.add %a, %b : tensor<ui32>
+      stablehlo.return %t : tensor<ui32>
+    }) {replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, use_global_device_ids} : (tensor<ui32>) -> tensor<ui32>
+    return %r, %p, %s : tensor<ui32>, tensor<ui32>, tensor<ui32>
+  }
+}
+`
+	m := mesh{2, 4}
+	_, res := runCase(t, c, m, program, func(int) []*ir.Literal { return nil })
+	for d := range m.n() {
+		got := fmt.Sprint(res[d][0].Float64s(), res[d][1].Float64s(), res[d][2].Float64s())
+		if want := fmt.Sprint([]float64{float64(d / m.p)}, []float64{float64(d % m.p)}, []float64{12}); got != want {
+			t.Errorf("device %d: replica, partition, sum of partitions = %s, want %s", d, got, want)
+		}
+	}
+}
+
+// A portable executable (one device) with collectives: groups of one,
+// so every collective is the identity (collective_permute from itself,
+// or zeros when nobody sends), replica_id and partition_id 0.
+func TestCollectiveOneDevice(t *testing.T) {
+	c := realClient(t, 2)
+	const program = `module @one attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<ui32>, tensor<ui32>) {
+    %0 = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0]]> : tensor<1x1xi64>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %1 = "stablehlo.all_gather"(%x) {all_gather_dim = 1 : i64, replica_groups = dense<> : tensor<0x0xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %2 = "stablehlo.reduce_scatter"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.maximum %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %3 = "stablehlo.all_to_all"(%x) {split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 1 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %4 = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 0]]> : tensor<1x2xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %5 = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<> : tensor<0x2xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %6 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %7 = stablehlo.replica_id : tensor<ui32>
+    %8 = stablehlo.partition_id : tensor<ui32>
+    return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<ui32>, tensor<ui32>
+  }
+}
+`
+	exe, err := c.Compile(program, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exe.Destroy()
+	if !exe.Portable() {
+		t.Fatal("not portable")
+	}
+	x := inputs(rand.New(rand.NewPCG(13, 14)), ir.F32, []int{2, 3})
+	for _, dev := range c.AddressableDevices() {
+		b, err := c.BufferFromLiteral(x, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs, err := exe.Execute(b)
+		b.Destroy()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, o := range outs {
+			l, err := o.ToLiteral()
+			o.Destroy()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := x.Float64s()
+			switch i {
+			case 5:
+				want = make([]float64, 6)
+			case 7, 8:
+				want = []float64{0}
+			}
+			sameValues(t, fmt.Sprintf("device %d result %d", dev.ID(), i), l, want)
+		}
+	}
+}
