@@ -780,3 +780,156 @@ func TestCollectiveOneDevice(t *testing.T) {
 		}
 	}
 }
+
+// Collectives inside a while loop: each iteration all-reduces the state
+// (the loop kernel passes the collective's status on).
+func TestCollectiveInLoop(t *testing.T) {
+	c := realClient(t, 4)
+	const program = `module @loop {
+  func.func public @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<3xf32>
+     cond {
+      %n = stablehlo.constant dense<3> : tensor<i32>
+      %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      %s = "stablehlo.all_reduce"(%v) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %t = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %t : tensor<f32>
+      }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<3xf32>) -> tensor<3xf32>
+      stablehlo.return %j, %s : tensor<i32>, tensor<3xf32>
+    }
+    return %r#1 : tensor<3xf32>
+  }
+}
+`
+	m := mesh{4, 1}
+	args, res := runCase(t, c, m, program, func(d int) []*ir.Literal {
+		return []*ir.Literal{ir.LiteralOf([]int{3}, float32(d), float32(d+1), float32(-d))}
+	})
+	// Three rounds of summing over the 4 devices: S, 4S, then 16S.
+	var sum [3]float64
+	for d := range args {
+		for i, v := range args[d][0].Float64s() {
+			sum[i] += v
+		}
+	}
+	for d := range args {
+		sameValues(t, fmt.Sprintf("device %d", d), res[d][0], []float64{16 * sum[0], 16 * sum[1], 16 * sum[2]})
+	}
+}
+
+// Programs whose devices do not make the same collectives fail with an
+// error naming the op, and hang nowhere: here partition 1 skips the
+// all_reduce that partition 0 waits in (an if on partition_id), or goes
+// to another collective.
+func TestCollectiveDivergence(t *testing.T) {
+	c := realClient(t, 2)
+	const skip = `module @diverge {
+  func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %p = stablehlo.partition_id : tensor<ui32>
+    %z = stablehlo.constant dense<0> : tensor<ui32>
+    %first = stablehlo.compare EQ, %p, %z, UNSIGNED : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+    %r = "stablehlo.if"(%first) ({
+      %s = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %t = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %t : tensor<f32>
+      }) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids} : (tensor<4xf32>) -> tensor<4xf32>
+      stablehlo.return %s : tensor<4xf32>
+    }, {
+      stablehlo.return %OTHER : tensor<4xf32>
+    }) : (tensor<i1>) -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+}
+`
+	other := `%g = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %t = stablehlo.maximum %a, %b : tensor<f32>
+        stablehlo.return %t : tensor<f32>
+      }) {channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids} : (tensor<4xf32>) -> tensor<4xf32>
+      `
+	for _, tc := range []struct{ name, program, msg string }{
+		{"skip", strings.Replace(skip, "%OTHER", "%x", 1), "ended its program without joining this collective"},
+		{"other", strings.Replace(strings.Replace(skip, "stablehlo.return %OTHER", other+"stablehlo.return %g", 1), "%OTHER", "%g", 1), "is at another collective"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exe := compileOn(t, c, mesh{1, 2}, tc.program)
+			x := ir.LiteralOf([]int{4}, float32(1), 2, 3, 4)
+			for range 3 {
+				_, err := runOn(t, c, exe, [][]*ir.Literal{{x}, {x}})
+				wantError(t, err, pjrt.CodeInternal, tc.msg)
+				wantError(t, err, pjrt.CodeInternal, "stablehlo.all_reduce in @main")
+			}
+		})
+	}
+}
+
+// collC is a program (C, through the fake worker) that takes part in an
+// all-reduce of one int64 through the runtime table of version 3, except
+// on the device whose index is its argument's second element: that one
+// fails first. The other devices' collective must be aborted, and
+// Execute report the failing device's error.
+const collC = `// fake: c
+/* module @coll_fail */
+#include <stdint.h>
+#include <stdio.h>
+typedef struct stela_rt {
+  int64_t version, num_threads;
+  void *parallel_for, *sgemm, *dgemm;
+  int64_t num_devices, device_index, num_replicas, num_partitions, replica_id, partition_id;
+  void* rendezvous;
+  int32_t (*coll_exchange)(void*, int64_t, int64_t, const char*, const int64_t*, int64_t, void* const*, int64_t, void**, char*);
+  int32_t (*coll_barrier)(void*, int64_t, int64_t, const char*, const int64_t*, int64_t, char*);
+} stela_rt;
+const char stela_signature[] = "arg si64 2\nres si64\n";
+const int stela_rt_uses = 2;
+int stela_entry(void *const *args, void *const *results, char err[256], const stela_rt* rt) {
+  const int64_t* a = args[0];
+  int64_t d = rt->device_index, n = rt->num_devices;
+  if (d == a[1]) { snprintf(err, 256, "device %lld ran out of something", (long long)d); return 1; }
+  int64_t members[16];
+  for (int64_t i = 0; i < n; i++) members[i] = i;
+  void* mine[1] = {args[0]};
+  void* peers[16];
+  if (rt->coll_exchange(rt->rendezvous, d, 1, "c all-reduce", members, n, mine, 1, peers, err)) return 1;
+  int64_t s = 0;
+  for (int64_t i = 0; i < n; i++) s += ((const int64_t*)peers[i])[0];
+  *(int64_t*)results[0] = s;
+  return rt->coll_barrier(rt->rendezvous, d, 1, "c all-reduce", members, n, err);
+}
+`
+
+func TestCollectiveDeviceFails(t *testing.T) {
+	c := newClient(t, 4)
+	exe := compileOn(t, c, mesh{2, 2}, collC)
+	run := func(bad int64) ([][]*ir.Literal, error) {
+		args := make([][]*ir.Literal, 4)
+		for d := range args {
+			args[d] = []*ir.Literal{ir.LiteralOf([]int{2}, int64(d+1), bad)}
+		}
+		return runOn(t, c, exe, args)
+	}
+	res, err := run(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := range res {
+		if got := res[d][0].Float64s(); got[0] != 10 {
+			t.Errorf("device %d: sum %v, want 10", d, got)
+		}
+	}
+	for _, bad := range []int64{0, 1, 3} {
+		_, err := run(bad)
+		wantError(t, err, pjrt.CodeInternal, fmt.Sprintf("coll_fail on device %d: device %d ran out of something", bad, bad))
+	}
+	// Still usable afterwards.
+	if _, err := run(-1); err != nil {
+		t.Fatal(err)
+	}
+}
