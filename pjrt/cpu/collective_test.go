@@ -933,3 +933,78 @@ func TestCollectiveDeviceFails(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An all_reduce whose operand is a donated argument aliased to its result
+// (tf.aliasing_output) runs in place: the same sums, with the argument
+// donated (its buffer becomes the result) or not (the plugin copies it
+// first).
+func TestCollectiveAllReduceInPlace(t *testing.T) {
+	c := realClient(t, 8)
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, rc := range []reduceCase{
+		{mesh{2, 1}, crossReplica, nil, "add", []ir.DType{ir.F32}, []int{7}},
+		{mesh{4, 1}, crossReplica, [][]int{{0, 2}, {1, 3}}, "add", []ir.DType{ir.F64}, []int{3, 1001}},
+		{mesh{1, 8}, flattenedIDs, [][]int{{3, 1, 4, 0, 5, 2, 7, 6}}, "add", []ir.DType{ir.F32}, []int{40000}},
+		{mesh{2, 2}, crossReplicaAndPartition, [][]int{{0, 1}}, "maximum", []ir.DType{ir.BF16}, []int{9000}},
+		{mesh{1, 1}, crossReplica, nil, "add", []ir.DType{ir.F32}, []int{5}},
+	} {
+		t.Run(rc.String(), func(t *testing.T) {
+			dt := rc.dts[0]
+			program := strings.Replace(rc.program(), "%x0: "+mlirType(dt, rc.shape), "%x0: "+mlirType(dt, rc.shape)+" {tf.aliasing_output = 0 : i32}", 1)
+			exe := compileOn(t, c, rc.m, program)
+			args := make([][]*ir.Literal, rc.m.n())
+			for d := range args {
+				args[d] = []*ir.Literal{inputs(rng, dt, rc.shape)}
+			}
+			groups := specGroups(rc.m, rc.mode, rc.groups)
+			check := func(res [][]*ir.Literal) {
+				t.Helper()
+				for d := range args {
+					g, _ := groupOf(groups, d)
+					want := slices.Clone(args[g[0]][0].Float64s())
+					for _, m := range g[1:] {
+						for e, x := range args[m][0].Float64s() {
+							want[e] = combine(rc.op, dt, want[e], x)
+						}
+					}
+					sameValues(t, fmt.Sprintf("device %d", d), res[d][0], want)
+				}
+			}
+			res, err := runOn(t, c, exe, args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(res)
+			// Donated.
+			var lists [][]*pjrt.Buffer
+			for d, dev := range exe.AddressableDevices() {
+				b, err := c.BufferFromLiteral(args[d][0], dev)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer b.Destroy()
+				lists = append(lists, []*pjrt.Buffer{b})
+			}
+			x, err := exe.Launch(lists, &pjrt.ExecuteOptions{Donate: []int{0}})
+			if err == nil {
+				err = x.Await()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			res = make([][]*ir.Literal, len(lists))
+			for d, outs := range x.Outputs {
+				if del, _ := lists[d][0].IsDeleted(); !del {
+					t.Errorf("device %d: the donated argument is not deleted", d)
+				}
+				l, err := outs[0].ToLiteral()
+				if err != nil {
+					t.Fatal(err)
+				}
+				outs[0].Destroy()
+				res[d] = []*ir.Literal{l}
+			}
+			check(res)
+		})
+	}
+}

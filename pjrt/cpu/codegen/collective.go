@@ -42,7 +42,14 @@ import (
 //     inputs into its own result, then (after a barrier) copies the other
 //     segments from the members that reduced them, then a barrier; each
 //     element is reduced once, so every member gets the same bits. The
-//     fold order is the group order: ((x₀ ⊕ x₁) ⊕ x₂) ⊕ ….
+//     fold order is the group order: ((x₀ ⊕ x₁) ⊕ x₂) ⊕ …. A one-operand
+//     all_reduce whose operand is a donated argument aliased to its
+//     result runs in place, always in segments: segment i of every
+//     operand is read only by member i, which reduces it in blocks of
+//     collChunkBytes into a stack buffer and copies each block over its
+//     own operand (the helper's pointers stay noalias); in the second
+//     phase each member overwrites only the segments others own, which
+//     nobody else reads.
 //   - all_gather: each member copies every member's operand into its
 //     slot of the result; reduce_scatter: each member reduces its own
 //     block of the scatter dimension across the members' operands;
@@ -77,6 +84,11 @@ const collDirectBytes = 64 << 10
 
 // collFoldMax is the most inputs one call of a fold helper reads.
 const collFoldMax = 16
+
+// collChunkBytes is the block an in-place all_reduce reduces into a stack
+// buffer before it copies it over its own operand (collective.go,
+// allReduce).
+const collChunkBytes = 16 << 10
 
 // devices is the shape of the execution a program is compiled for.
 type devices struct {
@@ -242,7 +254,9 @@ func (p *planner) collective(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, e
 }
 
 // replicaGroups reads replica_groups: a 2-D integer tensor constant, one
-// row per group. An empty one (dense<> : tensor<0x0xi64>, or [[]]) is nil.
+// row per group, rows of groups smaller than the largest padded with -1
+// (as MLIR prints groups of different sizes). An empty one (dense<> :
+// tensor<0x0xi64>, or [[]]) is nil.
 func replicaGroups(op *stablehlo.Op) ([][]int64, error) {
 	a := op.Attr("replica_groups")
 	if a == nil {
@@ -262,7 +276,11 @@ func replicaGroups(op *stablehlo.Op) ([][]int64, error) {
 	}
 	var groups [][]int64
 	for g := range shape[0] {
-		groups = append(groups, vals[g*shape[1]:(g+1)*shape[1]])
+		row := slices.Clone(vals[g*shape[1] : (g+1)*shape[1]])
+		for len(row) > 0 && row[len(row)-1] == -1 {
+			row = row[:len(row)-1]
+		}
+		groups = append(groups, row)
 	}
 	return groups, nil
 }
@@ -399,7 +417,7 @@ func collBody(op *stablehlo.Op, ins []*tval) (*stablehlo.Block, error) {
 	for _, x := range ins {
 		k := x.t.elem
 		if err := checkScalarBlock(body, []elemKind{k, k}, []elemKind{k}); err != nil {
-			return nil, inContext(fmt.Sprintf("reduction of %s", x.t), err)
+			return nil, fmt.Errorf("reduction of %s: %w", x.t, err)
 		}
 	}
 	return body, nil
@@ -721,9 +739,11 @@ func (c *collEmit) alone() {
 		}
 	default:
 		// all_reduce of one value is that value; gathering, scattering
-		// or exchanging among one device copies.
+		// or exchanging among one device copies (nothing to do in place).
 		for i := range c.outs {
-			c.memcpy(c.outs[i], c.ins[i], n.out[i].t.bytes())
+			if len(n.inPlace) == 0 {
+				c.memcpy(c.outs[i], c.ins[i], n.out[i].t.bytes())
+			}
 		}
 	}
 }
@@ -823,7 +843,8 @@ func (c *collEmit) allReduce() error {
 	for _, x := range n.in {
 		total += x.t.bytes()
 	}
-	direct := total <= collDirectBytes
+	inPlace := len(n.inPlace) > 0
+	direct := total <= collDirectBytes && !inPlace
 	segs := make([]int64, nops)
 	for i, x := range n.in {
 		k := x.t.elem
@@ -845,6 +866,12 @@ func (c *collEmit) allReduce() error {
 		segs[i] = seg
 		lo := c.minI64(c.cur.NewMul(pos, i64(seg)), i64(count))
 		hi := c.minI64(c.addI64(lo, i64(seg)), i64(count))
+		if inPlace {
+			if err := c.reduceInPlace(k, c.outs[i], xs, lo, hi); err != nil {
+				return err
+			}
+			continue
+		}
 		for j := range xs {
 			xs[j] = c.offset(k, xs[j], lo)
 		}
@@ -870,6 +897,39 @@ func (c *collEmit) allReduce() error {
 	})
 	c.barrier(members, i64(size))
 	return nil
+}
+
+// reduceInPlace reduces elements [lo, hi) of the members' operands xs
+// into out, which is this member's own operand (one of xs): block by
+// block into a stack buffer, each block then copied over out.
+func (c *collEmit) reduceInPlace(k elemKind, out value.Value, xs []value.Value, lo, hi value.Value) error {
+	chunk := collChunkBytes / k.size()
+	bufT := types.NewArray(uint64(chunk), k.mem())
+	slot := c.local(bufT)
+	slot.Align = ir.Align(bufAlign)
+	tmp := c.cur.NewGetElementPtr(bufT, slot, i64(0), i64(0))
+	var err error
+	// for off := lo; off < hi; off += chunk
+	pre := c.cur
+	head := c.f.NewBlock("")
+	exit := c.f.NewBlock("")
+	pre.NewCondBr(pre.NewICmp(enum.IPredSLT, lo, hi), head, exit)
+	c.cur = head
+	off := head.NewPhi(ir.NewIncoming(lo, pre))
+	cnt := c.minI64(i64(chunk), c.cur.NewSub(hi, off))
+	at := make([]value.Value, len(xs))
+	for j, x := range xs {
+		at[j] = c.offset(k, x, off)
+	}
+	if e := c.reduceInto(k, tmp, at, cnt); e != nil {
+		err = e
+	}
+	c.copyBytes(c.offset(k, out, off), tmp, c.cur.NewMul(cnt, i64(k.size())))
+	next := c.addI64(off, i64(chunk))
+	c.cur.NewCondBr(c.cur.NewICmp(enum.IPredSLT, next, hi), head, exit)
+	off.Incs = append(off.Incs, ir.NewIncoming(next, c.cur))
+	c.cur = exit
+	return err
 }
 
 // splitAt returns the product of shape[:d] and of shape[d+1:].
