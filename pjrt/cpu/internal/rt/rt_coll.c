@@ -67,6 +67,9 @@
 #define COLL_SPIN_NS 20000
 /* How many times it yields before it sleeps. */
 #define COLL_YIELDS 8
+/* How long an idle crew thread spins before it sleeps (the pool's
+   workers spin as long). */
+#define CREW_SPIN_NS 30000
 
 enum { RUNNING = 0, ENDED = 1, FAILED = 2 };
 
@@ -348,6 +351,14 @@ void stela_rt_init_collectives(stela_rt* rt) {
 
 /* ---- Running an execution's devices ---- */
 
+/* What the devices of one execution share: how many of the threads
+   running devices 1.. are still at it. */
+typedef struct dev_exec {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int64_t running;
+} dev_exec;
+
 typedef struct dev_run {
   stela_pool* pool;
   stela_entry_fn entry;
@@ -357,18 +368,161 @@ typedef struct dev_run {
   int* rc;
   stela_rendezvous* rv;
   int64_t d;
+  dev_exec* exec;
   stela_rt table;
   pthread_t thread;
-  bool threaded;
+  bool threaded; /* on a thread started for it (joined) */
+  bool crewed;   /* on a crew thread (counted in exec->running) */
 } dev_run;
 
-static void* dev_main(void* arg) {
-  dev_run* r = arg;
+static void dev_main(dev_run* r) {
   r->err[0] = '\0'; /* the program writes a terminated message, if any */
   *r->rc = stela_rt_run(r->pool, &r->table, r->entry, r->args, r->results, r->err);
   r->err[255] = '\0';
   stela_rendezvous_leave(r->rv, r->d, *r->rc, r->err);
+}
+
+static void* dev_thread(void* arg) {
+  dev_main(arg);
   return NULL;
+}
+
+/* The crew (stela_rt.h). Each worker waits on a condition variable of
+   its own for a device to run; the idle ones are a stack. */
+typedef struct crew_worker {
+  stela_crew* crew;
+  pthread_t tid;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  dev_run* _Atomic job; /* set under mu; read without it while spinning */
+  bool quit;    /* under mu */
+  bool spin;    /* the last execution had a CPU per device: spin when idle */
+  struct crew_worker* next; /* the idle stack, under crew->mu */
+} crew_worker;
+
+struct stela_crew {
+  pthread_mutex_t mu;
+  crew_worker* idle;
+  crew_worker** all;
+  size_t nall, cap;
+  bool stopped;
+};
+
+stela_crew* stela_crew_new(void) {
+  stela_crew* c = calloc(1, sizeof(*c));
+  if (c != NULL) pthread_mutex_init(&c->mu, NULL);
+  return c;
+}
+
+static void* crew_main(void* arg) {
+  crew_worker* w = arg;
+  stela_crew* c = w->crew;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    if (w->job == NULL && !w->quit && w->spin) {
+      /* The next execution often comes soon (a training loop): wait for
+         it spinning a little before sleeping, unless the devices
+         outnumber the CPUs (spinning would take them from the others). */
+      pthread_mutex_unlock(&w->mu);
+      int64_t until = coll_now_ns() + CREW_SPIN_NS;
+      for (int k = 0; atomic_load_explicit(&w->job, memory_order_acquire) == NULL; k++) {
+        coll_relax();
+        if ((k & 63) == 63 && coll_now_ns() > until) break;
+      }
+      pthread_mutex_lock(&w->mu);
+    }
+    while (w->job == NULL && !w->quit) pthread_cond_wait(&w->cv, &w->mu);
+    if (w->job == NULL) break;
+    dev_run* r = w->job;
+    pthread_mutex_unlock(&w->mu);
+    dev_main(r);
+    dev_exec* e = r->exec; /* r may be freed once e->running drops to 0 */
+    pthread_mutex_lock(&w->mu);
+    w->job = NULL;
+    pthread_mutex_unlock(&w->mu);
+    pthread_mutex_lock(&c->mu);
+    w->next = c->idle;
+    c->idle = w;
+    pthread_mutex_unlock(&c->mu);
+    pthread_mutex_lock(&e->mu);
+    if (--e->running == 0) pthread_cond_signal(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+    pthread_mutex_lock(&w->mu);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+/* An idle worker, or a new one; NULL when the crew is stopped or no
+   thread can be started. */
+static crew_worker* crew_take(stela_crew* c) {
+  if (c == NULL) return NULL;
+  pthread_mutex_lock(&c->mu);
+  crew_worker* w = NULL;
+  if (c->stopped) goto out;
+  if ((w = c->idle) != NULL) {
+    c->idle = w->next;
+    goto out;
+  }
+  if (c->nall == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 8;
+    crew_worker** all = realloc(c->all, cap * sizeof(*all));
+    if (all == NULL) goto out;
+    c->all = all;
+    c->cap = cap;
+  }
+  if ((w = calloc(1, sizeof(*w))) == NULL) goto out;
+  w->crew = c;
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->cv, NULL);
+  /* Crew threads block every signal, as the pool's workers do: the
+     process's handlers (Go's, in a Go program) run on its own threads. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int rc = pthread_create(&w->tid, NULL, crew_main, w);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc != 0) {
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w);
+    w = NULL;
+    goto out;
+  }
+  c->all[c->nall++] = w;
+out:
+  pthread_mutex_unlock(&c->mu);
+  return w;
+}
+
+void stela_crew_stop(stela_crew* c) {
+  if (c == NULL) return;
+  pthread_mutex_lock(&c->mu);
+  c->stopped = true;
+  pthread_mutex_unlock(&c->mu);
+  /* No worker is added from now on; those running a device finish it. */
+  for (size_t i = 0; i < c->nall; i++) {
+    crew_worker* w = c->all[i];
+    pthread_mutex_lock(&w->mu);
+    w->quit = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->tid, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w);
+  }
+  free(c->all);
+  c->all = NULL;
+  c->nall = c->cap = 0;
+  c->idle = NULL;
+}
+
+void stela_crew_free(stela_crew* c) {
+  if (c == NULL) return;
+  stela_crew_stop(c);
+  pthread_mutex_destroy(&c->mu);
+  free(c);
 }
 
 int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn entry, int64_t replicas,
@@ -384,6 +538,10 @@ int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn 
     free(runs);
     return -1;
   }
+  dev_exec exec;
+  pthread_mutex_init(&exec.mu, NULL);
+  pthread_cond_init(&exec.cv, NULL);
+  exec.running = 0;
   for (int64_t d = 0; d < n; d++) {
     dev_run* r = &runs[d];
     r->pool = pool;
@@ -394,19 +552,37 @@ int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn 
     r->rc = &rcs[d];
     r->rv = rv;
     r->d = d;
+    r->exec = &exec;
     stela_rt_for_device(&r->table, base, rv, d, replicas, partitions);
   }
+  /* Devices 1.. on the crew, else on threads of their own. */
+  stela_crew* crew = stack_size == 0 ? stela_pool_crew(pool) : NULL;
   pthread_attr_t attr;
-  bool have_attr = pthread_attr_init(&attr) == 0;
-  if (have_attr && stack_size > 0) pthread_attr_setstacksize(&attr, stack_size);
-  /* Device threads block every signal, as the pool's workers do: the
-     process's handlers (Go's, in a Go program) run on its own threads. */
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
+  bool have_attr = false;
   for (int64_t d = 1; d < n; d++) {
     dev_run* r = &runs[d];
-    r->threaded = pthread_create(&r->thread, have_attr ? &attr : NULL, dev_main, r) == 0;
+    crew_worker* w = crew_take(crew);
+    if (w != NULL) {
+      r->crewed = true;
+      pthread_mutex_lock(&exec.mu);
+      exec.running++;
+      pthread_mutex_unlock(&exec.mu);
+      pthread_mutex_lock(&w->mu);
+      w->job = r;
+      w->spin = rv->spin_ns > 0;
+      pthread_cond_signal(&w->cv);
+      pthread_mutex_unlock(&w->mu);
+      continue;
+    }
+    if (!have_attr) {
+      have_attr = pthread_attr_init(&attr) == 0;
+      if (have_attr && stack_size > 0) pthread_attr_setstacksize(&attr, stack_size);
+    }
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    r->threaded = pthread_create(&r->thread, have_attr ? &attr : NULL, dev_thread, r) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!r->threaded && collectives) {
       /* The others would wait for it at their first collective: it fails,
          which aborts them. */
@@ -416,15 +592,19 @@ int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn 
       stela_rendezvous_leave(rv, d, 1, r->err);
     }
   }
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (have_attr) pthread_attr_destroy(&attr);
   dev_main(&runs[0]);
   for (int64_t d = 1; d < n; d++) {
     if (runs[d].threaded)
       pthread_join(runs[d].thread, NULL);
-    else if (!collectives)
+    else if (!runs[d].crewed && !collectives)
       dev_main(&runs[d]); /* no thread to be had: run it here */
   }
+  pthread_mutex_lock(&exec.mu);
+  while (exec.running > 0) pthread_cond_wait(&exec.cv, &exec.mu);
+  pthread_mutex_unlock(&exec.mu);
+  pthread_mutex_destroy(&exec.mu);
+  pthread_cond_destroy(&exec.cv);
   *cause = stela_rendezvous_cause(rv);
   stela_rendezvous_free(rv);
   free(runs);

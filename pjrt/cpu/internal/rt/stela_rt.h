@@ -77,6 +77,7 @@ typedef int (*stela_entry_fn)(void* const* args, void* const* results, char err[
 /* ---- The plugin's side. ---- */
 
 typedef struct stela_pool stela_pool;
+typedef struct stela_crew stela_crew;
 
 /* The default pool size: $STELA_CPU_THREADS when it is a positive integer,
    else the number of online CPUs. */
@@ -90,6 +91,18 @@ stela_pool* stela_pool_new(int threads);
 void stela_pool_stop(stela_pool* p);
 /* Stops (if needed) and frees the pool. */
 void stela_pool_free(stela_pool* p);
+/* The pool's crew (below), NULL when it has none. */
+stela_crew* stela_pool_crew(stela_pool* p);
+
+/* A crew: threads that run the devices of multi-device executions
+   (stela_rt_run_devices), started when an execution needs more than are
+   idle and parked between executions (rt_coll.c), so that an execution
+   does not pay for starting and joining its threads. Every pool has one;
+   stela_pool_stop stops it (joining its threads), after which executions
+   start threads of their own. */
+stela_crew* stela_crew_new(void);
+void stela_crew_stop(stela_crew* c);
+void stela_crew_free(stela_crew* c);
 
 /* Fills rt for a pool of the given size (one device: index 0 of 1). */
 void stela_rt_init(stela_rt* rt, int threads);
@@ -114,7 +127,9 @@ int64_t stela_rendezvous_cause(stela_rendezvous* rv);
 
 /* Runs entry on the replicas x partitions devices of one execution at the
    same time: device d (execution index) on a thread of its own (device 0
-   on the calling thread), with a copy of base for device d
+   on the calling thread; the others on the pool's crew, or on threads
+   started for the execution when stack_size is not 0 or the crew cannot
+   give one), with a copy of base for device d
    (stela_rt_for_device) bound to one rendezvous and the pool bound as
    stela_rt_run binds it; args[d] and results[d] are its buffers, errs[d]
    (256 bytes) and rcs[d] its message and return code. A thread that
