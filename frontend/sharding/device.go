@@ -26,6 +26,7 @@ type meshDevice struct {
 
 	mu    sync.Mutex
 	progs map[string]*meshExec // by program text (shardings included)
+	order []*meshExec          // in the order they were compiled
 }
 
 func newMeshDevice(m *Mesh) *meshDevice {
@@ -103,8 +104,55 @@ func (d *meshDevice) compile(f *ir.Func) (*meshExec, error) {
 	}
 	d.mu.Lock()
 	d.progs[key] = e
+	d.order = append(d.order, e)
 	d.mu.Unlock()
 	return e, nil
+}
+
+// ProgramInfo is what a mesh made of one program it compiled.
+type ProgramInfo struct {
+	Name string // the function's name (jit.WithName)
+	Mode Mode
+	// Collectives counts the per-device program's collective ops by name
+	// (each op once, even in a loop), and BytesMoved is what they
+	// receive per device per call. In Annotate mode they are what the
+	// plugin's partitioner reports, and Known is false when it reports
+	// nothing.
+	Collectives map[string]int
+	BytesMoved  int64
+	Known       bool
+	// Remarks are the partitioner's: ops computed whole, and why.
+	Remarks []string
+	// Conflicts are propagation's: values whose shardings disagree,
+	// with both Go lines and the bytes resharding moves.
+	Conflicts []string
+}
+
+// Compiled lists the programs compiled for the mesh so far, oldest
+// first.
+func (m *Mesh) Compiled() []ProgramInfo {
+	d := m.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []ProgramInfo
+	for _, e := range d.order {
+		out = append(out, e.info())
+	}
+	return out
+}
+
+func (e *meshExec) info() ProgramInfo {
+	pi := ProgramInfo{Name: e.name, Mode: e.d.m.mode}
+	for _, c := range e.report.Conflicts {
+		pi.Conflicts = append(pi.Conflicts, fmt.Sprintf("%s at %v: %v", c.Instr.Op, c.Instr.Loc.Primary(), c))
+	}
+	if e.partd != nil {
+		pi.Collectives, pi.BytesMoved, pi.Known = e.partd.Collectives, e.partd.BytesMoved, true
+		for _, r := range e.partd.Remarks {
+			pi.Remarks = append(pi.Remarks, r.String())
+		}
+	}
+	return pi
 }
 
 func setSharding(ss *[]*ir.Sharding, i int, s *ir.Sharding) {
