@@ -90,6 +90,14 @@ type MultiExecutable interface {
 	Hash() string
 }
 
+// ProgramReporter is an executable that can say what its plugin made of
+// the program: its optimized form and that form's format ("mlir" for
+// StableHLO text, "hlo" for a serialized HloModuleProto). An error means
+// the plugin keeps none.
+type ProgramReporter interface {
+	OptimizedProgram() (code []byte, format string, err error)
+}
+
 // MultiDonator is a MultiExecutable that can run with donated arguments:
 // RunDonated (Donator) on every device at once, donate[i] marking
 // parameter i on all of them.

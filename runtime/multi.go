@@ -162,6 +162,10 @@ func (e *multiExec) Devices() []Device {
 // Hash is the program hash the executable is cached under.
 func (e *multiExec) Hash() string { return e.c.hash }
 
+// OptimizedProgram is the program the plugin compiled after its own
+// rewriting (ProgramReporter).
+func (e *multiExec) OptimizedProgram() ([]byte, string, error) { return e.c.le.OptimizedProgram() }
+
 // RunDevices runs the program on every device at once (MultiExecutable).
 func (e *multiExec) RunDevices(args [][]Buffer, loc ir.Loc) ([][]Buffer, error) {
 	return e.run(args, loc, nil)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/runtime"
+	"github.com/stela-ml/stela/stablehlo"
 )
 
 // meshDevice is a mesh as a runtime.Device: its buffers are sharded
@@ -146,6 +148,11 @@ func (e *meshExec) info() ProgramInfo {
 	for _, c := range e.report.Conflicts {
 		pi.Conflicts = append(pi.Conflicts, fmt.Sprintf("%s at %v: %v", c.Instr.Op, c.Instr.Loc.Primary(), c))
 	}
+	if e.plugin != nil {
+		pi.Collectives, pi.BytesMoved, pi.Known = e.plugin.collectives, e.plugin.bytes, true
+	} else if len(e.d.m.devices) == 1 {
+		pi.Collectives, pi.Known = map[string]int{}, true // one device: nothing to partition
+	}
 	if e.partd != nil {
 		pi.Collectives, pi.BytesMoved, pi.Known = e.partd.Collectives, e.partd.BytesMoved, true
 		for _, r := range e.partd.Remarks {
@@ -173,6 +180,50 @@ type meshExec struct {
 	partd    *passes.Partitioned // partition mode
 	report   *passes.ShardingReport
 	annotate bool
+	// plugin is what the plugin's partitioner reported (annotate mode),
+	// nil when it reports nothing.
+	plugin *pluginReport
+}
+
+// pluginReport is the collectives of a plugin-partitioned program.
+type pluginReport struct {
+	collectives map[string]int
+	bytes       int64
+	program     string
+}
+
+// readOptimized asks the plugin for the program it partitioned: Stela's
+// CPU plugin returns the per-device StableHLO with the module attributes
+// stela.collectives and stela.bytes_moved; other plugins' forms are
+// left alone.
+func (e *meshExec) readOptimized() {
+	pr, ok := e.exe.(runtime.ProgramReporter)
+	if !ok {
+		return
+	}
+	code, format, err := pr.OptimizedProgram()
+	if err != nil || format != "mlir" {
+		return
+	}
+	m, err := stablehlo.Parse(code)
+	if err != nil {
+		return
+	}
+	rep := &pluginReport{collectives: map[string]int{}, program: string(code)}
+	if a, ok := stablehlo.LookupAttr(m.Attrs, "stela.collectives").(stablehlo.StringAttr); ok {
+		for _, kv := range strings.Split(string(a), ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if n, err := strconv.Atoi(v); ok && err == nil {
+				rep.collectives[k] = n
+			}
+		}
+	} else {
+		return
+	}
+	if a, ok := stablehlo.LookupAttr(m.Attrs, "stela.bytes_moved").(stablehlo.IntAttr); ok {
+		rep.bytes = a.Value
+	}
+	e.plugin = rep
 }
 
 // build partitions or annotates g (which has the mesh and complete
@@ -214,6 +265,7 @@ func (d *meshDevice) build(g *ir.Func) (*meshExec, error) {
 		if err != nil {
 			return nil, err
 		}
+		e.readOptimized()
 	} else {
 		p, err := passes.Partition(g, rep)
 		if err != nil {

@@ -141,7 +141,7 @@ type CompileConfig struct {
 // Timings is the time a compilation spent per stage (wall time; parts
 // run in parallel within opt and llc).
 type Timings struct {
-	Parse, Verify, Codegen, Split, Opt, Llc, Link time.Duration
+	Parse, Partition, Verify, Codegen, Split, Opt, Llc, Link time.Duration
 	// Parts is the number of parts the module was split into.
 	Parts int
 	// Kernels is the number of kernels after fusion; ArenaBytes the peak
@@ -153,12 +153,16 @@ type Timings struct {
 
 // Total is the sum of the stages.
 func (t Timings) Total() time.Duration {
-	return t.Parse + t.Verify + t.Codegen + t.Split + t.Opt + t.Llc + t.Link
+	return t.Parse + t.Partition + t.Verify + t.Codegen + t.Split + t.Opt + t.Llc + t.Link
 }
 
 func (t Timings) String() string {
 	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + "ms" }
-	return fmt.Sprintf("parse %s, verify %s, codegen %s, split %s (%d parts), opt %s, llc %s, link %s, total %s; %d kernels, peak temporary memory %d bytes (%d without buffer reuse)",
+	partition := ""
+	if t.Partition > 0 {
+		partition = ", spmd partition " + ms(t.Partition)
+	}
+	return fmt.Sprintf("parse %s"+partition+", verify %s, codegen %s, split %s (%d parts), opt %s, llc %s, link %s, total %s; %d kernels, peak temporary memory %d bytes (%d without buffer reuse)",
 		ms(t.Parse), ms(t.Verify), ms(t.Codegen), ms(t.Split), max(t.Parts, 1), ms(t.Opt), ms(t.Llc), ms(t.Link), ms(t.Total()),
 		t.Kernels, t.ArenaBytes, t.IntermediateBytes)
 }
@@ -190,7 +194,15 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 	if err != nil {
 		return "", tm, err
 	}
-	prog, err := plan(m, cfg)
+	var optimized string
+	if _, parts, err := deviceShape(cfg.Options); err == nil && parts > 1 && spmdRequested(cfg.Options) {
+		// An annotated program: partition it (spmd.go).
+		if m, optimized, err = partitionSPMD(m, parts); err != nil {
+			return "", tm, err
+		}
+		stage(&tm.Partition)
+	}
+	prog, err := plan(m, cfg, optimized)
 	stage(&tm.Verify)
 	if err != nil {
 		return "", tm, err
@@ -205,7 +217,7 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 	return soPath, tm, err
 }
 
-func plan(m *stablehlo.Module, cfg CompileConfig) (*codegen.Program, error) {
+func plan(m *stablehlo.Module, cfg CompileConfig, optimized string) (*codegen.Program, error) {
 	if err := m.Verify(); err != nil {
 		// Verify joins its problems with newlines; the first is the
 		// message.
@@ -215,7 +227,7 @@ func plan(m *stablehlo.Module, cfg CompileConfig) (*codegen.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return codegen.Plan(m, codegen.Options{Entry: cfg.Entry, NumReplicas: r, NumPartitions: p})
+	return codegen.Plan(m, codegen.Options{Entry: cfg.Entry, NumReplicas: r, NumPartitions: p, OptimizedProgram: optimized})
 }
 
 // deviceShape reads the devices an executable runs on from a serialized

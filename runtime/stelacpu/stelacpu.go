@@ -42,7 +42,6 @@ func init() {
 		Path:        pluginPath,
 		Options:     options,
 		File:        cpu.PluginFile,
-		NoSPMD:      true,
 		MoreDevices: "set " + EnvCPUDevices + " to have more",
 	})
 }

@@ -16,6 +16,7 @@ import (
 //	const int  stela_num_checks;
 //	const int  stela_rt_uses;    // what of the runtime table it calls
 //	const char stela_aliases[];  // only when some result is aliased (alias.go)
+//	const char stela_optimized_program[]; // only for rewritten programs (Options.OptimizedProgram)
 //	int stela_entry(void *const *args, void *const *results, char err[256],
 //	                const stela_rt *rt);
 //
@@ -48,6 +49,10 @@ func (e *emitter) entry() error {
 	sig.Immutable = true
 	nc := e.m.NewGlobalDef("stela_num_checks", constant.NewInt(types.I32, int64(p.checks)))
 	nc.Immutable = true
+	if p.optimized != "" {
+		g := e.m.NewGlobalDef("stela_optimized_program", constant.NewCharArrayFromString(p.optimized+"\x00"))
+		g.Immutable = true
+	}
 	if al := p.Aliases(); al != "" {
 		g := e.m.NewGlobalDef("stela_aliases", constant.NewCharArrayFromString(al+"\x00"))
 		g.Immutable = true

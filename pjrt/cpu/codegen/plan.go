@@ -148,11 +148,13 @@ func (v *tval) root() *tval {
 
 // Program is a checked, flattened entry function ready for emission.
 type Program struct {
-	Entry   string // the entry function's name
-	args    []*tval
-	results []*tval
-	nodes   []*node
-	checks  int
+	Entry string // the entry function's name
+	// optimized is Options.OptimizedProgram.
+	optimized string
+	args      []*tval
+	results   []*tval
+	nodes     []*node
+	checks    int
 	// arenaSize is the size in bytes of the per-call scratch memory.
 	arenaSize int64
 	// intermediateBytes is the sum of the arena values' sizes (no sharing).
@@ -221,6 +223,12 @@ type Options struct {
 	// (the compile options'), for its collectives; 0 takes the module's
 	// mhlo.num_replicas and mhlo.num_partitions attributes, else 1.
 	NumReplicas, NumPartitions int
+	// OptimizedProgram, when set, is exported as the object's
+	// stela_optimized_program (a NUL-terminated string): the program
+	// the worker compiled after rewriting the one it was given (the SPMD
+	// partitioner's per-device StableHLO), which the plugin returns from
+	// PJRT_Executable_OptimizedProgram.
+	OptimizedProgram string
 }
 
 // Plan checks the module's entry function and flattens it (inlining
@@ -241,7 +249,7 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &planner{mod: m, prog: &Program{Entry: entry.Name, dev: dev}, dev: dev}
+	p := &planner{mod: m, prog: &Program{Entry: entry.Name, dev: dev, optimized: opts.OptimizedProgram}, dev: dev}
 	var args []*tval
 	for i, a := range entry.Args {
 		t, err := tensorType(a.Type)

@@ -998,6 +998,7 @@ static PJRT_Error* load_program(const char* path, const char* key, const char* c
     p->entry = (stela_entry_fn)dlsym(p->dl, "stela_entry");
     const int* uses = dlsym(p->dl, "stela_rt_uses");
     p->rt_uses = uses != NULL ? *uses : 0;
+    p->optimized = dlsym(p->dl, "stela_optimized_program");
     if (sig == NULL || p->entry == NULL)
       err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compiled object %s does not define %s", path,
                         sig == NULL ? "stela_signature" : "stela_entry");

@@ -94,6 +94,36 @@ PJRT_Error* stela_Executable_SizeOfGeneratedCodeInBytes(PJRT_Executable_SizeOfGe
   return NULL;
 }
 
+/* The optimized program: the StableHLO text the worker compiled when it
+   rewrote the program (an SPMD partition), else the program as given is
+   not kept and this is NOT_FOUND. The two-call protocol: code NULL asks
+   for the size (and the format), then the caller's buffer is filled. */
+PJRT_Error* stela_Executable_OptimizedProgram(PJRT_Executable_OptimizedProgram_Args* args) {
+  STELA_CHECK_ARGS(PJRT_Executable_OptimizedProgram_Args, args, program);
+  NEED_EXE("PJRT_Executable_OptimizedProgram", args->executable);
+  PJRT_Program* prog = args->program;
+  if (prog == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "PJRT_Executable_OptimizedProgram: program is NULL");
+  const char* text = args->executable->prog->optimized;
+  if (text == NULL)
+    return stela_error(PJRT_Error_Code_NOT_FOUND,
+                       "PJRT_Executable_OptimizedProgram: the program was compiled as given (only SPMD-partitioned "
+                       "programs keep their optimized form)");
+  size_t n = strlen(text);
+  static const char format[] = "mlir";
+  prog->format = format;
+  prog->format_size = sizeof format - 1;
+  if (prog->code == NULL) {
+    prog->code_size = n;
+    return NULL;
+  }
+  if (prog->code_size < n)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "PJRT_Executable_OptimizedProgram: code_size %zu < %zu",
+                       prog->code_size, n);
+  memcpy(prog->code, text, n);
+  prog->code_size = n;
+  return NULL;
+}
+
 PJRT_Error* stela_Executable_OutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* args) {
   STELA_CHECK_ARGS(PJRT_Executable_OutputMemoryKinds_Args, args, memory_kind_sizes);
   NEED_EXE("PJRT_Executable_OutputMemoryKinds", args->executable);

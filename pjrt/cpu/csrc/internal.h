@@ -253,6 +253,10 @@ typedef struct stela_program {
   void* dl;
   stela_entry_fn entry;
   int rt_uses; /* stela_rt_uses (STELA_RT_USES_*), 0 when not exported */
+  /* The program the object was compiled from after the worker's own
+     rewriting (the SPMD partitioner's per-device StableHLO), the
+     object's stela_optimized_program, NULL when it exports none. */
+  const char* optimized;
   size_t nargs, nres;
   stela_param* params; /* nargs parameters, then nres results */
   int64_t* all_dims;   /* storage of every params[i].dims */
@@ -396,6 +400,7 @@ PJRT_Error* stela_Executable_OutputMemoryKinds(PJRT_Executable_OutputMemoryKinds
 PJRT_Error* stela_Executable_OutputElementTypes(PJRT_Executable_OutputElementTypes_Args* args);
 PJRT_Error* stela_Executable_OutputDimensions(PJRT_Executable_OutputDimensions_Args* args);
 PJRT_Error* stela_Executable_Fingerprint(PJRT_Executable_Fingerprint_Args* args);
+PJRT_Error* stela_Executable_OptimizedProgram(PJRT_Executable_OptimizedProgram_Args* args);
 PJRT_Error* stela_Executable_GetCompiledMemoryStats(PJRT_Executable_GetCompiledMemoryStats_Args* args);
 PJRT_Error* stela_LoadedExecutable_Destroy(PJRT_LoadedExecutable_Destroy_Args* args);
 PJRT_Error* stela_LoadedExecutable_GetExecutable(PJRT_LoadedExecutable_GetExecutable_Args* args);

@@ -62,7 +62,6 @@ static PJRT_Error* stela_Plugin_Attributes(PJRT_Plugin_Attributes_Args* args) {
 
 STUB(PJRT_Device_MemoryStats)
 STUB(PJRT_Executable_GetCostAnalysis)
-STUB(PJRT_Executable_OptimizedProgram)
 STUB(PJRT_Executable_Serialize)
 STUB(PJRT_Executable_DeserializeAndLoad)
 STUB(PJRT_LoadedExecutable_Fingerprint)
@@ -161,7 +160,7 @@ static const PJRT_Api api = {
     .PJRT_Executable_SizeOfGeneratedCodeInBytes = stela_Executable_SizeOfGeneratedCodeInBytes,
     .PJRT_Executable_GetCostAnalysis = stub_PJRT_Executable_GetCostAnalysis,
     .PJRT_Executable_OutputMemoryKinds = stela_Executable_OutputMemoryKinds,
-    .PJRT_Executable_OptimizedProgram = stub_PJRT_Executable_OptimizedProgram,
+    .PJRT_Executable_OptimizedProgram = stela_Executable_OptimizedProgram,
     .PJRT_Executable_Serialize = stub_PJRT_Executable_Serialize,
     .PJRT_LoadedExecutable_Destroy = stela_LoadedExecutable_Destroy,
     .PJRT_LoadedExecutable_GetExecutable = stela_LoadedExecutable_GetExecutable,
