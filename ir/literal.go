@@ -106,3 +106,23 @@ func (l *Literal) Clone() *Literal {
 	reflect.Copy(c, rv)
 	return &Literal{Type: Type{DType: l.Type.DType, Shape: append([]int{}, l.Type.Shape...)}, Data: c.Interface()}
 }
+
+// IsSplat reports whether l has two or more elements, all with the same
+// bits.
+func (l *Literal) IsSplat() bool { return isSplat(l) }
+
+// Splat returns a literal of type t whose every element is element i of
+// l (same element type).
+func Splat(t Type, l *Literal, i int) *Literal {
+	out := Zeros(t)
+	n := out.Len()
+	if n == 0 {
+		return out
+	}
+	out.CopyElem(0, l, i)
+	dst := reflect.ValueOf(out.Data)
+	for filled := 1; filled < n; filled *= 2 {
+		reflect.Copy(dst.Slice(filled, n), dst.Slice(0, min(filled, n-filled)))
+	}
+	return out
+}

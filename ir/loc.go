@@ -107,6 +107,7 @@ var internalPrefixes = []string{
 	"github.com/stela-ml/stela/frontend/optim.",
 	"github.com/stela-ml/stela/frontend/tree.",
 	"github.com/stela-ml/stela/frontend/safetensors.",
+	"github.com/stela-ml/stela/frontend/sharding.",
 	"github.com/stela-ml/stela/passes.",
 	"github.com/stela-ml/stela/lowering.",
 	"github.com/stela-ml/stela/runtime.",

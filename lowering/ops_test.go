@@ -383,7 +383,103 @@ func opCases() []opCase {
 				return b.ret(b.e1(ir.OpShardingConstraint, ir.ShardingConstraintAttr{Sharding: ir.Sharding{Dims: [][]string{{}, {"model"}}}}, b.p(0)))
 			}},
 	}...)
+	cs = append(cs, collectiveOpCases()...)
 	return cs
+}
+
+// collectiveOpCases lower each collective in the forms JAX prints: a
+// channel as channel_handle<handle = N, type = 1>, flattened ids as the
+// unit attribute use_global_device_ids, no channel as no channel_handle.
+func collectiveOpCases() []opCase {
+	return []opCase{
+		{name: "all_reduce", op: ir.OpAllReduce, want: "stablehlo.all_reduce",
+			attrs: map[string]string{
+				"replica_groups":        "dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>",
+				"channel_handle":        "#stablehlo.channel_handle<handle = 1, type = 1>",
+				"use_global_device_ids": "unit",
+			},
+			types: "tensor<8xf32>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "psum", tt(ir.F32, 8))
+				return b.ret(b.emit(ir.OpAllReduce, ir.AllReduceAttr{ReplicaGroups: [][]int64{{0, 1, 2, 3}}, ChannelID: 1, UseGlobalDeviceIDs: true},
+					[]*ir.Value{b.p(0)}, adder(t, ir.F32))...)
+			}},
+		{name: "all_reduce_variadic_ragged", op: ir.OpAllReduce, want: "stablehlo.all_reduce",
+			attrs: map[string]string{
+				"replica_groups":        "dense<[[0, 2, 3], [1, -1, -1]]> : tensor<2x3xi64>",
+				"channel_handle":        "",
+				"use_global_device_ids": "",
+			},
+			types: "tensor<2xi32>, tensor<3x2xi32>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "pmax", tt(ir.S32, 2), tt(ir.S32, 3, 2))
+				s := ir.Scalar(ir.S32)
+				body := region(t, "max", []ir.Type{s, s}, func(r *fb) []*ir.Value { return []*ir.Value{r.e1(ir.OpMaximum, nil, r.p(0), r.p(1))} })
+				return b.ret(b.emit(ir.OpAllReduce, ir.AllReduceAttr{ReplicaGroups: [][]int64{{0, 2, 3}, {1}}}, []*ir.Value{b.p(0), b.p(1)}, body)...)
+			}},
+		{name: "all_reduce_all_devices", op: ir.OpAllReduce, want: "stablehlo.all_reduce",
+			attrs: map[string]string{"replica_groups": "dense<> : tensor<0x0xi64>", "channel_handle": "#stablehlo.channel_handle<handle = 3, type = 1>"},
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "psum_all", tt(ir.BF16, 4))
+				return b.ret(b.emit(ir.OpAllReduce, ir.AllReduceAttr{ChannelID: 3}, []*ir.Value{b.p(0)}, adder(t, ir.BF16))...)
+			}},
+		{name: "all_gather", op: ir.OpAllGather, want: "stablehlo.all_gather",
+			attrs: map[string]string{
+				"all_gather_dim": "1 : i64", "replica_groups": "dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>",
+				"channel_handle": "#stablehlo.channel_handle<handle = 2, type = 1>", "use_global_device_ids": "unit",
+			},
+			types: "tensor<2x6xf16>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "all_gather", tt(ir.F16, 2, 3))
+				return b.ret(b.e1(ir.OpAllGather, ir.AllGatherAttr{AllGatherDim: 1, ReplicaGroups: [][]int64{{0, 2}, {1, 3}}, ChannelID: 2, UseGlobalDeviceIDs: true}, b.p(0)))
+			}},
+		{name: "reduce_scatter", op: ir.OpReduceScatter, want: "stablehlo.reduce_scatter",
+			attrs: map[string]string{
+				"scatter_dimension": "0 : i64", "replica_groups": "dense<[[1, 0]]> : tensor<1x2xi64>",
+				"channel_handle": "", "use_global_device_ids": "",
+			},
+			types: "tensor<4x3xf64>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "reduce_scatter", tt(ir.F64, 8, 3))
+				return b.ret(b.emit(ir.OpReduceScatter, ir.ReduceScatterAttr{ReplicaGroups: [][]int64{{1, 0}}}, []*ir.Value{b.p(0)}, adder(t, ir.F64))...)
+			}},
+		{name: "all_to_all", op: ir.OpAllToAll, want: "stablehlo.all_to_all",
+			attrs: map[string]string{
+				"split_dimension": "0 : i64", "concat_dimension": "1 : i64", "split_count": "2 : i64",
+				"replica_groups": "dense<[[0, 1]]> : tensor<1x2xi64>", "channel_handle": "#stablehlo.channel_handle<handle = 4, type = 1>",
+			},
+			types: "tensor<2x16xf32>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "all_to_all", tt(ir.F32, 4, 8))
+				return b.ret(b.e1(ir.OpAllToAll, ir.AllToAllAttr{SplitDim: 0, ConcatDim: 1, SplitCount: 2, ReplicaGroups: [][]int64{{0, 1}}, ChannelID: 4}, b.p(0)))
+			}},
+		{name: "collective_permute", op: ir.OpCollectivePermute, want: "stablehlo.collective_permute",
+			attrs: map[string]string{
+				"source_target_pairs": "dense<[[0, 1], [1, 2], [2, 0]]> : tensor<3x2xi64>",
+				"channel_handle":      "#stablehlo.channel_handle<handle = 5, type = 1>",
+			},
+			types: "tensor<4xui8>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "collective_permute", tt(ir.U8, 4))
+				return b.ret(b.e1(ir.OpCollectivePermute, ir.CollectivePermuteAttr{SourceTargetPairs: [][2]int64{{0, 1}, {1, 2}, {2, 0}}, ChannelID: 5}, b.p(0)))
+			}},
+		{name: "collective_permute_no_pairs", op: ir.OpCollectivePermute, want: "stablehlo.collective_permute",
+			attrs: map[string]string{"source_target_pairs": "dense<> : tensor<0x2xi64>", "channel_handle": ""},
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "zeros", tt(ir.C64, 2))
+				return b.ret(b.e1(ir.OpCollectivePermute, ir.CollectivePermuteAttr{}, b.p(0)))
+			}},
+		{name: "replica_id", op: ir.OpReplicaID, want: "stablehlo.replica_id", types: "tensor<ui32>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "replica_id")
+				return b.ret(b.e1(ir.OpReplicaID, nil))
+			}},
+		{name: "partition_id", op: ir.OpPartitionID, want: "stablehlo.partition_id", types: "tensor<ui32>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "partition_id")
+				return b.ret(b.e1(ir.OpPartitionID, nil))
+			}},
+	}
 }
 
 // doubler is the region x → x + x.

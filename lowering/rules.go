@@ -102,6 +102,17 @@ func init() {
 
 		// Sharding (sharding.go).
 		ir.OpShardingConstraint: lowerShardingConstraint,
+
+		// Collectives, in the generic form JAX prints (replica_id and
+		// partition_id in their custom form, `stablehlo.replica_id :
+		// tensor<ui32>`).
+		ir.OpAllReduce:         lowerAllReduce,
+		ir.OpAllGather:         lowerAllGather,
+		ir.OpReduceScatter:     lowerReduceScatter,
+		ir.OpAllToAll:          lowerAllToAll,
+		ir.OpCollectivePermute: lowerCollectivePermute,
+		ir.OpReplicaID:         lowerSame,
+		ir.OpPartitionID:       lowerSame,
 	}
 }
 
@@ -470,4 +481,109 @@ func paddingAttr(p [][2]int) (*stablehlo.DenseElements, error) {
 		flat = append(flat, int64(lh[0]), int64(lh[1]))
 	}
 	return stablehlo.DenseFromInt64s(stablehlo.Tensor(stablehlo.I64, int64(len(p)), 2), flat)
+}
+
+// replicaGroupsAttr spells replica groups as StableHLO does, a 2-d i64
+// tensor with one row per group: dense<[[0, 1], [2, 3]]> :
+// tensor<2x2xi64>. Rows of groups smaller than the largest are padded with
+// -1, as MHLO and XLA read them; no groups is dense<> : tensor<0x0xi64>
+// (StableHLO's "all devices in one group").
+func replicaGroupsAttr(groups [][]int64) (*stablehlo.DenseElements, error) {
+	width := 0
+	for _, g := range groups {
+		width = max(width, len(g))
+	}
+	flat := make([]int64, 0, len(groups)*width)
+	for _, g := range groups {
+		flat = append(flat, g...)
+		for range width - len(g) {
+			flat = append(flat, -1)
+		}
+	}
+	return stablehlo.DenseFromInt64s(stablehlo.Tensor(stablehlo.I64, int64(len(groups)), int64(width)), flat)
+}
+
+// groupAttrs appends replica_groups, and channel_handle and
+// use_global_device_ids when set. A channel is DEVICE_TO_DEVICE (type =
+// 1), as JAX writes it for collectives across partitions.
+func (c *ctx) groupAttrs(attrs []stablehlo.NamedAttr, groups [][]int64, channel int64, global bool) ([]stablehlo.NamedAttr, error) {
+	g, err := replicaGroupsAttr(groups)
+	if err != nil {
+		return nil, c.errorf("replica_groups: %v", err)
+	}
+	attrs = append(attrs, stablehlo.NA("replica_groups", g))
+	return c.channelAttrs(attrs, channel, global), nil
+}
+
+func (c *ctx) channelAttrs(attrs []stablehlo.NamedAttr, channel int64, global bool) []stablehlo.NamedAttr {
+	if channel > 0 {
+		attrs = append(attrs, stablehlo.NA("channel_handle", stablehlo.ChannelHandle{Handle: channel, Type: 1}))
+	}
+	if global {
+		attrs = append(attrs, stablehlo.NA("use_global_device_ids", stablehlo.UnitAttr{}))
+	}
+	return attrs
+}
+
+func lowerAllReduce(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.AllReduceAttr)
+	attrs, err := c.groupAttrs(nil, a.ReplicaGroups, a.ChannelID, a.UseGlobalDeviceIDs)
+	if err != nil {
+		return nil, err
+	}
+	o := c.op("stablehlo.all_reduce", c.args, attrs...)
+	if err := c.region(o, c.in.Regions[0]); err != nil {
+		return nil, err
+	}
+	return o.Results, nil
+}
+
+func lowerAllGather(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.AllGatherAttr)
+	attrs, err := c.groupAttrs([]stablehlo.NamedAttr{stablehlo.NA("all_gather_dim", stablehlo.I64Attr(int64(a.AllGatherDim)))},
+		a.ReplicaGroups, a.ChannelID, a.UseGlobalDeviceIDs)
+	if err != nil {
+		return nil, err
+	}
+	return c.same(attrs...)
+}
+
+func lowerReduceScatter(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.ReduceScatterAttr)
+	attrs, err := c.groupAttrs([]stablehlo.NamedAttr{stablehlo.NA("scatter_dimension", stablehlo.I64Attr(int64(a.ScatterDim)))},
+		a.ReplicaGroups, a.ChannelID, a.UseGlobalDeviceIDs)
+	if err != nil {
+		return nil, err
+	}
+	o := c.op("stablehlo.reduce_scatter", c.args, attrs...)
+	if err := c.region(o, c.in.Regions[0]); err != nil {
+		return nil, err
+	}
+	return o.Results, nil
+}
+
+func lowerAllToAll(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.AllToAllAttr)
+	attrs, err := c.groupAttrs([]stablehlo.NamedAttr{
+		stablehlo.NA("split_dimension", stablehlo.I64Attr(int64(a.SplitDim))),
+		stablehlo.NA("concat_dimension", stablehlo.I64Attr(int64(a.ConcatDim))),
+		stablehlo.NA("split_count", stablehlo.I64Attr(int64(a.SplitCount))),
+	}, a.ReplicaGroups, a.ChannelID, false)
+	if err != nil {
+		return nil, err
+	}
+	return c.same(attrs...)
+}
+
+func lowerCollectivePermute(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.CollectivePermuteAttr)
+	flat := make([]int64, 0, 2*len(a.SourceTargetPairs))
+	for _, st := range a.SourceTargetPairs {
+		flat = append(flat, st[0], st[1])
+	}
+	pairs, err := stablehlo.DenseFromInt64s(stablehlo.Tensor(stablehlo.I64, int64(len(a.SourceTargetPairs)), 2), flat)
+	if err != nil {
+		return nil, c.errorf("source_target_pairs: %v", err)
+	}
+	return c.same(c.channelAttrs([]stablehlo.NamedAttr{stablehlo.NA("source_target_pairs", pairs)}, a.ChannelID, false)...)
 }

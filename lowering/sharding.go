@@ -154,3 +154,239 @@ func lowerShardingConstraint(c *ctx) ([]*stablehlo.Value, error) {
 		stablehlo.NA("call_target_name", stablehlo.StringAttr("Sharding")),
 		stablehlo.NA("mhlo.sharding", stablehlo.StringAttr(hs))).Results, nil
 }
+
+// PrimeMesh is the mesh of n devices whose axes are n's prime factors,
+// largest first ("p0"=..., "p1"=..., each a prime): the mesh that a
+// program annotated for n partitions without naming its mesh is read on.
+// Every iota tile assignment whose reshape dimensions are products of
+// consecutive factors has a sharding on it.
+func PrimeMesh(n int) *ir.Mesh {
+	var fs []int
+	for p := 2; n > 1; {
+		if n%p == 0 {
+			fs = append(fs, p)
+			n /= p
+			continue
+		}
+		p++
+	}
+	m := &ir.Mesh{}
+	for i, f := range fs {
+		m.Axes = append(m.Axes, ir.MeshAxis{Name: fmt.Sprintf("p%d", i), Size: f})
+	}
+	if len(m.Axes) == 0 {
+		m.Axes = []ir.MeshAxis{{Name: "p0", Size: 1}}
+	}
+	return m
+}
+
+// ParseHLOSharding reads an HLO sharding string (HLOSharding's forms,
+// the explicit `devices=[2,2]0,2,1,3` form, and `{maximal device=0}`
+// where the mesh has one device) as a sharding over m of a value of type
+// t: each tiled dimension gets the mesh axes whose position over the
+// devices is the tile's coordinate. A tiling that no list of m's axes
+// matches is an error, as are manual and partial (last_tile_dims)
+// shardings.
+func ParseHLOSharding(s string, m *ir.Mesh, t ir.Type) (*ir.Sharding, error) {
+	body, ok := strings.CutPrefix(strings.TrimSpace(s), "{")
+	if ok {
+		body, ok = strings.CutSuffix(body, "}")
+	}
+	if !ok {
+		return nil, fmt.Errorf("sharding %q: want {...}", s)
+	}
+	body = strings.TrimSpace(body)
+	n := m.NumDevices()
+	switch {
+	case body == "replicated":
+		return ir.Replicated(t.Rank()), nil
+	case strings.HasPrefix(body, "maximal"):
+		if n == 1 {
+			return ir.Replicated(t.Rank()), nil
+		}
+		return nil, fmt.Errorf("sharding %q puts the value on one device of %d: maximal shardings are not supported", s, n)
+	case body == "manual" || strings.Contains(body, "last_tile_dims"):
+		return nil, fmt.Errorf("sharding %q: manual and partial shardings are not supported", s)
+	}
+	rest, ok := strings.CutPrefix(body, "devices=[")
+	if !ok {
+		return nil, fmt.Errorf("sharding %q: unknown form", s)
+	}
+	dimText, rest, ok := strings.Cut(rest, "]")
+	if !ok {
+		return nil, fmt.Errorf("sharding %q: unterminated devices=[...]", s)
+	}
+	tiles, err := parseInts(dimText)
+	if err != nil {
+		return nil, fmt.Errorf("sharding %q: %v", s, err)
+	}
+	replicate := false
+	if r, ok := strings.CutSuffix(strings.TrimSpace(rest), "last_tile_dim_replicate"); ok {
+		rest, replicate = strings.TrimSpace(r), true
+	}
+	total := 1
+	for _, d := range tiles {
+		total *= d
+	}
+	if total != n {
+		return nil, fmt.Errorf("sharding %q tiles %d devices, the mesh has %d", s, total, n)
+	}
+	// assign[p] is the device of tile p (row-major over tiles).
+	var assign []int
+	if iota, ok := strings.CutPrefix(rest, "<=["); ok {
+		rdText, after, ok := strings.Cut(iota, "]")
+		if !ok {
+			return nil, fmt.Errorf("sharding %q: unterminated <=[...]", s)
+		}
+		rdims, err := parseInts(rdText)
+		if err != nil {
+			return nil, fmt.Errorf("sharding %q: %v", s, err)
+		}
+		perm := make([]int, len(rdims))
+		for i := range perm {
+			perm[i] = i
+		}
+		if pt, ok := strings.CutPrefix(strings.TrimSpace(after), "T("); ok {
+			pt, _, _ = strings.Cut(pt, ")")
+			if perm, err = parseInts(pt); err != nil {
+				return nil, fmt.Errorf("sharding %q: %v", s, err)
+			}
+		}
+		if assign, err = iotaAssignment(rdims, perm, n); err != nil {
+			return nil, fmt.Errorf("sharding %q: %v", s, err)
+		}
+	} else {
+		if assign, err = parseInts(strings.ReplaceAll(rest, " ", "")); err != nil {
+			return nil, fmt.Errorf("sharding %q: %v", s, err)
+		}
+		if len(assign) != n {
+			return nil, fmt.Errorf("sharding %q lists %d devices, want %d", s, len(assign), n)
+		}
+	}
+	dataDims := len(tiles)
+	if replicate {
+		dataDims--
+	}
+	if dataDims != t.Rank() {
+		return nil, fmt.Errorf("sharding %q tiles %d dimensions, the value %v has %d", s, dataDims, t, t.Rank())
+	}
+	// coord[dev][d]: device dev's tile coordinate along tile dimension d.
+	coord := make([][]int, n)
+	for p, dev := range assign {
+		if dev < 0 || dev >= n || coord[dev] != nil {
+			return nil, fmt.Errorf("sharding %q: device %d is missing, repeated or out of range", s, dev)
+		}
+		c := make([]int, len(tiles))
+		q := p
+		for d := len(tiles) - 1; d >= 0; d-- {
+			c[d] = q % tiles[d]
+			q /= tiles[d]
+		}
+		coord[dev] = c
+	}
+	sh := ir.Replicated(t.Rank())
+	used := map[string]bool{}
+	for d := 0; d < dataDims; d++ {
+		if tiles[d] == 1 {
+			continue
+		}
+		axes := matchAxes(m, tiles[d], used, func(dev int) int { return coord[dev][d] })
+		if axes == nil {
+			return nil, fmt.Errorf("sharding %q: dimension %d's tiles follow no list of mesh %v's axes", s, d, m)
+		}
+		for _, a := range axes {
+			used[a] = true
+		}
+		sh.Dims[d] = axes
+	}
+	return sh, nil
+}
+
+// matchAxes finds the list of unused axes of m, of total size want, along
+// which every device's position is coord(dev).
+func matchAxes(m *ir.Mesh, want int, used map[string]bool, coord func(dev int) int) []string {
+	n := m.NumDevices()
+	var try func(list []string, size int) []string
+	try = func(list []string, size int) []string {
+		if size == want {
+			for dev := range n {
+				if m.Index(dev, list) != coord(dev) {
+					return nil
+				}
+			}
+			return slices.Clone(list)
+		}
+		for _, a := range m.Axes {
+			if used[a.Name] || slices.Contains(list, a.Name) || want%(size*a.Size) != 0 {
+				continue
+			}
+			if r := try(append(list, a.Name), size*a.Size); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	return try(nil, 1)
+}
+
+// iotaAssignment is iota(n) reshaped to dims, transposed by perm,
+// flattened.
+func iotaAssignment(dims, perm []int, n int) ([]int, error) {
+	total := 1
+	for _, d := range dims {
+		total *= d
+	}
+	if total != n || len(perm) != len(dims) {
+		return nil, fmt.Errorf("iota over %v with transpose %v does not make %d devices", dims, perm, n)
+	}
+	seen := make([]bool, len(perm))
+	for _, p := range perm {
+		if p < 0 || p >= len(perm) || seen[p] {
+			return nil, fmt.Errorf("transpose %v is not a permutation", perm)
+		}
+		seen[p] = true
+	}
+	strides := make([]int, len(dims))
+	st := 1
+	for i := len(dims) - 1; i >= 0; i-- {
+		strides[i] = st
+		st *= dims[i]
+	}
+	tdims := make([]int, len(perm))
+	for i, p := range perm {
+		tdims[i] = dims[p]
+	}
+	out := make([]int, n)
+	idx := make([]int, len(perm))
+	for k := range n {
+		dev := 0
+		for i, p := range perm {
+			dev += idx[i] * strides[p]
+		}
+		out[k] = dev
+		for i := len(idx) - 1; i >= 0; i-- {
+			idx[i]++
+			if idx[i] < tdims[i] {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return out, nil
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		v, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("bad number %q", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -6,7 +6,9 @@ import (
 
 // Fold replaces a pure instruction whose operands are all constants by the
 // constants the reference evaluator computes for it. The evaluator defines
-// the ops' semantics, so folding is exact by construction.
+// the ops' semantics, so folding is exact by construction. Collectives (and
+// ops whose regions hold one) are never folded: their values depend on the
+// device and the grid, which the pass does not know.
 var Fold = &Pass{
 	Name: "fold",
 	Doc:  "fold ops on constant operands into constants (through the reference evaluator)",
@@ -47,6 +49,13 @@ func tryFold(in *ir.Instr) []*ir.Literal {
 		return nil
 	}
 	if !in.IsPure() || len(in.Args) == 0 {
+		return nil
+	}
+	// A collective's value depends on the device and on the others'
+	// values: the single device the evaluator runs here is not the grid
+	// the program runs on. The same holds for an op whose regions hold
+	// one (a case or composite on constant operands).
+	if ir.ContainsCollective(in) {
 		return nil
 	}
 	args := make([]*ir.Literal, len(in.Args))

@@ -122,9 +122,40 @@ func PropagateSharding(f *ir.Func) (*ShardingReport, error) {
 			p.seed(in.Results[0], &a.Sharding, &Origin{What: "sharding_constraint", Loc: in.Loc}, true)
 		}
 	}
+	// The results' shardings seed what the operands' did not reach in a
+	// first forward sweep: a result computed from sharded operands keeps
+	// their layout and is resharded at the end.
+	for _, in := range instrs {
+		p.infer(in, false)
+	}
 	for i, r := range f.Results {
-		if s := f.OutSharding(i); s != nil && !p.state(r).fixed && p.state(r).sh == nil {
-			p.seed(r, s, &Origin{What: fmt.Sprintf("result #%d", i), Loc: r.Loc()}, false)
+		s := f.OutSharding(i)
+		st := p.state(r)
+		if s == nil || st.fixed {
+			continue
+		}
+		o := &Origin{What: fmt.Sprintf("result #%d", i), Loc: r.Loc()}
+		if st.sh == nil {
+			p.seed(r, s, o, false)
+			continue
+		}
+		// Dimensions the sweep left whole take the result's axes.
+		taken := map[string]bool{}
+		for _, a := range st.sh.UsedAxes() {
+			taken[a] = true
+		}
+		for d, axes := range s.Dims {
+			free := len(st.sh.Dims[d]) == 0 && len(axes) > 0
+			for _, a := range axes {
+				free = free && !taken[a]
+			}
+			if free {
+				st.sh.Dims[d] = slices.Clone(axes)
+				st.dims[d] = &Step{Origin: o}
+				for _, a := range axes {
+					taken[a] = true
+				}
+			}
 		}
 	}
 

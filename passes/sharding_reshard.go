@@ -62,7 +62,8 @@ func planReshard(m *ir.Mesh, t ir.Type, from, to *ir.Sharding) ([]reshardStep, e
 	if len(to.Partial) > 0 {
 		return nil, fmt.Errorf("cannot reshard to a partial sum (%v)", to)
 	}
-	cur := from.Clone()
+	// Axes of size 1 split nothing and sum nothing: leave them out.
+	cur, to := dropUnitAxes(m, from), dropUnitAxes(m, to)
 	var steps []reshardStep
 	local := func() ir.Type { return (&ir.Sharding{Dims: cur.Dims}).ShardType(m, t) }
 	size := func(tt ir.Type) int64 { return int64(tt.NumElements()) * int64(max(tt.DType.Size(), 1)) }
@@ -171,6 +172,19 @@ func planReshard(m *ir.Mesh, t ir.Type, from, to *ir.Sharding) ([]reshardStep, e
 		return nil, fmt.Errorf("internal error: resharding %v to %v ended at %v", from, to, cur)
 	}
 	return steps, nil
+}
+
+// dropUnitAxes returns s without the mesh's axes of size 1.
+func dropUnitAxes(m *ir.Mesh, s *ir.Sharding) *ir.Sharding {
+	c := s.Clone()
+	keep := func(as []string) []string {
+		return slices.DeleteFunc(as, func(a string) bool { return m.AxisSize(a) == 1 })
+	}
+	for d := range c.Dims {
+		c.Dims[d] = keep(c.Dims[d])
+	}
+	c.Partial = keep(c.Partial)
+	return c
 }
 
 func commonPrefix(a, b []string) []string {

@@ -15,6 +15,9 @@ import (
 // that two branches use is copied into both (it still runs at most once);
 // one that anything else uses stays. Chains move whole, one instruction
 // at a time from the last. Regions are processed too, innermost first.
+// Collectives (and ops whose regions hold one) stay: the devices of an
+// SPMD program may take different branches, and every device must reach
+// the same collectives.
 var Sink = &Pass{
 	Name: "sink",
 	Doc:  "move pure ops used only by a case op into the branches that use them",
@@ -62,6 +65,11 @@ func sinkFunc(f *ir.Func, cx *Context) {
 // branch operands, when d may move into its branches.
 func caseUser(d *ir.Instr, uses map[*ir.Value][]use) *ir.Instr {
 	if !d.IsPure() || len(d.Results) == 0 {
+		return nil
+	}
+	// Devices may take different branches: a collective moved into them
+	// would wait for devices that never reach it.
+	if ir.ContainsCollective(d) {
 		return nil
 	}
 	var c *ir.Instr

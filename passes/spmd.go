@@ -232,6 +232,15 @@ func (s *spmd) instr(b *ir.Builder, in *ir.Instr, env map[*ir.Value]local) error
 		env[r] = local{v: s.reshard(b, env[in.Args[0]], decided(r), r.Type), sh: decided(r)}
 		return nil
 	case in.Op == ir.OpConstant:
+		// A splat is made at the piece's shape; another constant is
+		// made whole and sliced.
+		r := in.Results[0]
+		if l := in.Attr.(ir.ConstantAttr).Value; l != nil && l.IsSplat() {
+			sh := decided(r)
+			lt := sh.ShardType(s.m, r.Type)
+			env[r] = local{v: b.Literal(ir.Splat(lt, l, 0)), sh: sh}
+			return nil
+		}
 		s.whole(b, in, env, false)
 		return nil
 	case in.Op == ir.OpWhile:

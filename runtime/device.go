@@ -172,9 +172,9 @@ type OpRunner interface {
 	AddOp(key []byte, f *ir.Func) error
 }
 
-// The registry maps names to devices. Names of PJRT devices ("cpu",
-// "cpu:1", "cuda", "tpu:0", a plugin path) are resolved on first use;
-// Register adds others (the frontend's reference device "host").
+// The registry maps names to devices. Names of the devices of backends
+// ("cpu", "cpu:1", "cuda", "tpu:0", a plugin path) are resolved on first
+// use; Register adds others (the runtime's reference device "host").
 var registry = struct {
 	sync.Mutex
 	byName map[string]Device
@@ -188,10 +188,11 @@ func Register(name string, d Device) {
 	registry.byName[name] = d
 }
 
-// Lookup finds a device by name: a registered name, else a PJRT device
-// "PLATFORM[:ID]" where PLATFORM is "cpu" (Stela's CPU plugin), another
-// plugin name ("cuda", "tpu": found as FindPlugin says) or a plugin's
-// path; ID defaults to 0.
+// Lookup finds a device by name: a registered name, else device ID of a
+// family "FAMILY[:ID]", where FAMILY is one with a registered backend
+// ("cpu": Stela's CPU plugin, with runtime/stelacpu imported), another
+// PJRT plugin's name ("cuda", "tpu": found as FindPlugin says) or a
+// plugin's path; ID defaults to 0.
 func Lookup(name string) (Device, error) {
 	if err := env.Err(); err != nil {
 		return nil, err
@@ -202,11 +203,11 @@ func Lookup(name string) (Device, error) {
 	if ok {
 		return d, nil
 	}
-	plat, id, err := splitDeviceName(name)
+	fam, id, err := splitDeviceName(name)
 	if err != nil {
 		return nil, err
 	}
-	p, err := openPlatform(plat)
+	p, err := openFamily(fam)
 	if err != nil {
 		var pe *pjrt.Error
 		if errors.As(err, &pe) && pe.Code == pjrt.CodeNotFound {
@@ -214,14 +215,15 @@ func Lookup(name string) (Device, error) {
 		}
 		return nil, fmt.Errorf("device %q: %w", name, err)
 	}
-	if id < 0 || id >= len(p.devices) {
+	devs := p.Devices()
+	if id < 0 || id >= len(devs) {
 		hint := ""
-		if plat == "cpu" {
-			hint = fmt.Sprintf(" (set %s to have more)", EnvCPUDevices)
+		if h, ok := p.(interface{ moreDevices() string }); ok && h.moreDevices() != "" {
+			hint = " (" + h.moreDevices() + ")"
 		}
-		return nil, fmt.Errorf("device %q: platform %s has %d device(s)%s", name, plat, len(p.devices), hint)
+		return nil, fmt.Errorf("device %q: platform %s has %d device(s)%s", name, fam, len(devs), hint)
 	}
-	return p.devices[id], nil
+	return devs[id], nil
 }
 
 // splitDeviceName splits "cuda:1" into ("cuda", 1); a plugin path may
@@ -259,15 +261,15 @@ func registeredNames() []string {
 // opened so far, sorted.
 func Names() []string {
 	names := registeredNames()
-	platforms.Lock()
-	for _, p := range platforms.byKey {
-		if p.err == nil {
-			for _, d := range p.devices {
-				names = append(names, d.name)
+	families.Lock()
+	for _, f := range families.open {
+		if f.err == nil {
+			for _, d := range f.plat.Devices() {
+				names = append(names, d.Name())
 			}
 		}
 	}
-	platforms.Unlock()
+	families.Unlock()
 	slices.Sort(names)
 	return slices.Compact(names)
 }

@@ -6,17 +6,12 @@ import (
 	"io"
 	"os"
 	goruntime "runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 	"weak"
 
-	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
-	"github.com/stela-ml/stela/lowering"
 	"github.com/stela-ml/stela/pjrt"
-	"github.com/stela-ml/stela/stablehlo"
 )
 
 // pjrtDevice is one addressable device of a PJRT platform.
@@ -182,99 +177,6 @@ func (d *pjrtDevice) AddOp(key []byte, f *ir.Func) error {
 	}
 	d.p.ops.put(string(key), c)
 	return nil
-}
-
-// compile lowers f and compiles it unless a program of the same hash is
-// cached. The hash is of the program without locations, so that the same
-// program written on another Go line is found; the plugin compiles it with
-// locations (loc(...) naming the Go line of each op), so that its errors
-// (a compile error of the Stela CPU plugin's worker, XLA's diagnostics)
-// name the user's line.
-func (p *platform) compile(f *ir.Func) (*compiled, error) {
-	return p.compileAliased(f, nil)
-}
-
-// compileAliased is compile with the parameter → result pairs of
-// lowering.Options.Aliases.
-func (p *platform) compileAliased(f *ir.Func, aliases []int) (*compiled, error) {
-	if err := env.Err(); err != nil {
-		return nil, err
-	}
-	m, err := lowering.Lower(f, lowering.Options{Aliases: aliases})
-	if err != nil {
-		return nil, err
-	}
-	hash := p.hash(string(stablehlo.Format(m, stablehlo.PrintOptions{})))
-	if c := p.cache.get(hash); c != nil {
-		stats.progHits.Add(1)
-		return c, nil
-	}
-	stats.progMisses.Add(1)
-	start := time.Now()
-	text := string(stablehlo.Format(m, stablehlo.PrintOptions{Locations: true}))
-	le, err := p.client.Compile(text, &p.compileOpts)
-	if err != nil {
-		return nil, locateCompileError(f, fmt.Errorf("compile @%s on %s: %w", f.Name, p.key, err))
-	}
-	stats.compiles.Add(1)
-	if env.Log().Compile {
-		fmt.Fprintf(logOut(), "stela: compiled @%s on %s in %v (program %s)\n", f.Name, p.key, time.Since(start).Round(time.Microsecond), hash[:16])
-	}
-	c := &compiled{le: le, hash: hash, name: f.Name, what: "@" + f.Name}
-	for _, v := range f.Params {
-		c.params = append(c.params, v.Type)
-	}
-	for _, v := range f.Results {
-		c.results = append(c.results, v.Type)
-	}
-	return p.cache.put(hash, c), nil
-}
-
-// locateCompileError locates a plugin's compile error at the op of f whose
-// Go location the message names (the Stela CPU plugin's worker writes
-// `at "file.go":42:0`, MLIR diagnostics `file.go:42:0:`), the earliest one
-// named: a Device's errors are located at the op they concern. An error
-// that names no op's location is returned as it is.
-func locateCompileError(f *ir.Func, err error) error {
-	msg := err.Error()
-	best, at := (*ir.Instr)(nil), len(msg)
-	f.Walk(func(in *ir.Instr) {
-		l := in.Loc.Primary()
-		if l.File == "" {
-			return
-		}
-		line := max(l.Line, 0)
-		for _, pos := range []string{fmt.Sprintf("%q:%d:", l.File, line), fmt.Sprintf("%s:%d:", l.File, line)} {
-			if i := strings.Index(msg, pos); i >= 0 && i < at {
-				best, at = in, i
-			}
-		}
-	})
-	if best == nil {
-		return err
-	}
-	return ir.Errorf(best.Loc, best.Op.String(), "%w", err)
-}
-
-// StableHLO lowers f to StableHLO text without locations: the form
-// ProgramHash is computed over, which does not depend on where in Go the
-// program was written.
-func StableHLO(f *ir.Func) (string, error) {
-	m, err := lowering.Lower(f, lowering.Options{})
-	if err != nil {
-		return "", err
-	}
-	return string(stablehlo.Format(m, stablehlo.PrintOptions{})), nil
-}
-
-// StableHLOLocated lowers f to the StableHLO text a PJRT plugin compiles:
-// StableHLO's form with each op's Go location (loc(...)).
-func StableHLOLocated(f *ir.Func) (string, error) {
-	m, err := lowering.Lower(f, lowering.Options{})
-	if err != nil {
-		return "", err
-	}
-	return string(stablehlo.Format(m, stablehlo.PrintOptions{Locations: true})), nil
 }
 
 func (e *boundExec) Hash() string { return e.c.hash }

@@ -37,7 +37,7 @@ func TestLookup(t *testing.T) {
 		t.Errorf("host is not the reference device")
 	}
 	for name, want := range map[string]string{
-		"cpu:99":  "platform cpu has 4 device(s) (set STELA_CPU_DEVICES to have more)",
+		"cpu:99":  "platform cpu has 8 device(s) (set STELA_CPU_DEVICES to have more)",
 		"nowhere": `unknown device "nowhere": not registered (host`,
 		"cpu:x":   `want PLATFORM or PLATFORM:ID`,
 	} {
@@ -464,11 +464,11 @@ func TestResultSlabs(t *testing.T) {
 func TestSwitchErrorFailsOperations(t *testing.T) {
 	d := lookup(t, "cpu")
 	envtest.Setenv(t, "STELA_LOG", "compile,recompil")
-	want := `STELA_LOG=compile,recompil: unknown word "recompil" (valid: all, compile, recompile, remarks`
+	want := `STELA_LOG=compile,recompil: unknown word "recompil" (valid: all, compile, recompile, remarks, sharding`
 	if _, err := runtime.Lookup("host"); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Lookup: %v, want %s", err, want)
 	}
-	if _, _, err := runtime.OpenClient("cpu", 0); err == nil || !strings.Contains(err.Error(), want) {
+	if _, _, err := runtime.OpenClient("cpu"); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("OpenClient: %v, want %s", err, want)
 	}
 	if _, err := d.(runtime.Compiler).Compile(addFunc(5)); err == nil || !strings.Contains(err.Error(), want) {

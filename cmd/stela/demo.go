@@ -30,6 +30,9 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "train" {
 		return runTrain(append(append([]string{"--model", "mlp"}, args[1:]...), "mnist"), stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "sharding" {
+		return runDemoSharding(args[1:], stdout, stderr)
+	}
 	fs := newFlags("demo")
 	device := fs.String("device", "cpu", "the `DEVICE` to run on (cpu, cpu:1, cuda, tpu, a plugin path, host)")
 	runs := fs.Int("runs", 5, "`N` timed runs per mode (the median is printed)")

@@ -19,8 +19,9 @@ import (
 
 func runDump(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("dump")
-	name := fs.String("example", "", "the built-in example `NAME` to trace (required): "+strings.Join(examples.Names(), ", "))
-	stage := fs.String("stage", "ir", "the stage to print: `ir|stablehlo`")
+	name := fs.String("example", "", "the built-in example `NAME` to trace (this or --file): "+strings.Join(examples.Names(), ", "))
+	file := fs.String("file", "", "dump the first function of this Stela IR `FILE.sir` instead of an example")
+	stage := fs.String("stage", "ir", "the stage to print: `ir|sharded|partitioned|stablehlo`; sharded prints every value's sharding (the function needs a mesh), partitioned the per-device program")
 	locs := fs.Bool("locations", false, "print source locations")
 	pipeline := fs.String("pipeline", "", "run this `PIPELINE` first: comma-separated pass names (stela passes lists them), or default")
 	eachPass := fs.Bool("after-each-pass", false, "print the IR after every pass of --pipeline (default: the default pipeline) as a diff against the stage before")
@@ -28,14 +29,33 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	if err := noArgs(fs, args); err != nil {
 		return err
 	}
-	if *name == "" {
-		return usagef("--example is required (one of %s)", strings.Join(examples.Names(), ", "))
+	var f *ir.Func
+	switch {
+	case *file != "" && *name != "":
+		return usagef("--example and --file: give one")
+	case *file != "":
+		src, err := os.ReadFile(*file)
+		if err != nil {
+			return err
+		}
+		m, err := ir.Parse(string(src))
+		if err != nil {
+			return fmt.Errorf("%s:%w", *file, err)
+		}
+		if len(m.Funcs) == 0 {
+			return fmt.Errorf("%s: no function", *file)
+		}
+		f = m.Funcs[0]
+		*name = *file
+	case *name == "":
+		return usagef("--example or --file is required (examples: %s)", strings.Join(examples.Names(), ", "))
+	default:
+		tr, err := examples.TraceNamed(*name)
+		if err != nil {
+			return err
+		}
+		f = tr.Func
 	}
-	tr, err := examples.TraceNamed(*name)
-	if err != nil {
-		return err
-	}
-	f := tr.Func
 	if err := ir.Verify(f); err != nil {
 		return fmt.Errorf("traced %s does not verify:\n%v", *name, err)
 	}
@@ -61,6 +81,8 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	case "ir":
 		ir.Print(stdout, f, ir.PrintOptions{Locations: *locs})
 		return nil
+	case "sharded", "partitioned":
+		return shardStage(f, *stage, *locs, stdout)
 	case "stablehlo":
 		m, err := lowering.Lower(f, lowering.Options{})
 		if err != nil {
@@ -68,7 +90,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 		}
 		return stablehlo.Print(stdout, m, stablehlo.PrintOptions{Locations: *locs})
 	}
-	return usagef("unknown stage %q (want ir or stablehlo)", *stage)
+	return usagef("unknown stage %q (want ir, sharded, partitioned or stablehlo)", *stage)
 }
 
 // dumpEachPass runs the pipeline one pass at a time and prints, for each

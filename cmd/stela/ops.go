@@ -84,7 +84,11 @@ func opsMarkdown() string {
 	b.WriteString("(on every element type the op accepts; custom_call only for the check.* targets and @Sharding). ")
 	b.WriteString("The gradient column is the op's autodiff status (`ir/autodiff.go`, `passes/autodiff`): `vjp+jvp` has a reverse-mode and a forward-mode rule, ")
 	b.WriteString("`not differentiable` has no derivative (asking for one through it is an error at the op's Go line); ")
-	b.WriteString("every rule is checked against finite differences in f64 and against JAX's jax.vjp/jax.jvp.\n\n")
+	b.WriteString("every rule is checked against finite differences in f64 and against JAX's jax.vjp/jax.jvp ")
+	b.WriteString("(the collectives' rules against finite differences and the adjoint identity on grids of devices, with ir.EvalSPMD). ")
+	b.WriteString("The collectives (all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute, replica_id, partition_id; trait Collective) ")
+	b.WriteString("evaluate on ir.Eval as a grid of one device and on ir.EvalSPMD as a grid of replicas × partitions; ")
+	b.WriteString("their replica groups name devices as StableHLO's process-group strategies say (ir/collective.go).\n\n")
 	b.WriteString("| op | operands | attribute | shape rule | evaluator | lowering | CPU plugin | gradient | semantics |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range opRows() {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/stela-ml/stela/runtime"
 	"io"
+	"path/filepath"
 
 	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/pjrt/cpu"
+	"github.com/stela-ml/stela/runtime"
+	"github.com/stela-ml/stela/runtime/stelacpu"
 )
 
 // isStelaCPU reports whether a --plugin value names the Stela CPU plugin.
@@ -16,13 +18,18 @@ func isStelaCPU(name string) bool {
 
 // openClient loads a plugin by name or path and makes a client
 // (runtime.OpenClient). The Stela CPU plugin gets `devices` virtual
-// devices (0: the plugin's default) and uses this very executable as its
-// compile worker.
+// devices (0: those of the "cpu" platform, stelacpu.Devices) and uses
+// this very executable as its compile worker.
 func openClient(name string, devices int) (*pjrt.Client, error) {
+	stela := isStelaCPU(name) || filepath.Base(name) == cpu.PluginFile
 	if isStelaCPU(name) {
-		name = "cpu"
+		name = stelacpu.Family
 	}
-	c, _, err := runtime.OpenClient(name, devices)
+	var extra []pjrt.NamedValue
+	if devices > 0 && stela {
+		extra = append(extra, stelacpu.DeviceCount(devices))
+	}
+	c, _, err := runtime.OpenClient(name, extra...)
 	return c, err
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/stela-ml/stela/frontend/sharding"
 	"github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/frontend/tree"
 	"github.com/stela-ml/stela/internal/env"
@@ -27,6 +28,8 @@ type compileConfig struct {
 	name     string
 	maxSigs  int
 	donate   []int // Donate's parameter indices (donate.go)
+	// in and out are InShardings' and OutShardings' (sharding.go).
+	in, out []sharding.Sharding
 }
 
 // WithPipeline replaces the pass pipeline (passes.Default) run on every
@@ -340,6 +343,9 @@ func tensorSig(t *tensor.Tensor) string {
 	if t.Committed() {
 		where = "committed to"
 	}
+	if sh := t.Sharding(); sh != nil {
+		return fmt.Sprintf("%v%s %s %s sharded %v", t.Type(), weak, where, t.Device(), sh)
+	}
 	return fmt.Sprintf("%v%s %s %s", t.Type(), weak, where, t.Device())
 }
 
@@ -495,7 +501,11 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 	if err != nil {
 		return nil, err
 	}
-	if err := e.place(a, captured); err != nil {
+	mesh, err := sharding.PrepareJit(f, append(slices.Clone(a.tensors), captured...), c.cfg.in, c.cfg.out)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.place(a, captured, mesh); err != nil {
 		return nil, err
 	}
 	c.seq++
@@ -604,17 +614,26 @@ func logOut() io.Writer {
 // place decides where the entry runs (tensor.Placement over the arguments
 // and the captured tensors) and copies the captured tensors that are
 // elsewhere.
-func (e *entry) place(a callArgs, captured []*tensor.Tensor) error {
+func (e *entry) place(a callArgs, captured []*tensor.Tensor, mesh *sharding.Mesh) error {
 	all := append(slices.Clone(a.tensors), captured...)
 	n := len(a.tensors)
-	dev, committed, err := tensor.Placement(all, func(i int) string {
-		if i < n {
-			return a.names[i]
+	var dev tensor.Device
+	var committed bool
+	if mesh != nil {
+		// A sharded call runs on its mesh: the tensors that are not laid
+		// out over it are copied there and laid out as the program wants.
+		dev, committed = mesh.Device(), true
+	} else {
+		var err error
+		dev, committed, err = tensor.Placement(all, func(i int) string {
+			if i < n {
+				return a.names[i]
+			}
+			return capturedName(i-n, captured[i-n])
+		})
+		if err != nil {
+			return err
 		}
-		return capturedName(i-n, captured[i-n])
-	})
-	if err != nil {
-		return err
 	}
 	e.dev, e.committed, e.captured = dev, committed, captured
 	e.copies = make([]*tensor.Tensor, len(captured))

@@ -298,3 +298,15 @@ func Run(f *ir.Func, args ...*Tensor) ([]*Tensor, error) {
 	}
 	return out, nil
 }
+
+// Emit applies one op of the op table to args, as the op functions do:
+// recorded into the newest trace among them, or run eagerly on their
+// device. It is for packages that add ops of their own (sharding's
+// constraints and collectives); errors panic as the op functions' do.
+func Emit(op ir.Op, attr any, args []*Tensor, regions ...*ir.Func) []*Tensor {
+	var like *Tensor
+	if len(args) > 0 {
+		like = args[0]
+	}
+	return emitAt(nil, like, ir.CallerLoc(), op, args, attr, regions...)
+}

@@ -27,7 +27,7 @@ func TestParseWords(t *testing.T) {
 	if len(s.Errors) != 0 {
 		t.Errorf("errors %v, want none", s.Errors)
 	}
-	if s := parse(map[string]string{"STELA_LOG": "all"}); s.Log != (env.LogFlags{Compile: true, Recompile: true, Remarks: true}) {
+	if s := parse(map[string]string{"STELA_LOG": "all"}); s.Log != (env.LogFlags{Compile: true, Recompile: true, Remarks: true, Sharding: true}) {
 		t.Errorf("STELA_LOG=all: %+v, want every topic", s.Log)
 	}
 	// "all" is no STELA_DEBUG word: its words change what Stela does.
@@ -43,7 +43,7 @@ func TestUnknownWordIsAnError(t *testing.T) {
 	}
 	for i, want := range []string{
 		`STELA_DEBUG=verfy,shuffle: unknown word "verfy" (valid: nans, nofusion, shuffle, verify; STELA_DEBUG=help describes them)`,
-		`STELA_LOG=compile,recompiles: unknown word "recompiles" (valid: all, compile, recompile, remarks; STELA_LOG=help describes them)`,
+		`STELA_LOG=compile,recompiles: unknown word "recompiles" (valid: all, compile, recompile, remarks, sharding; STELA_LOG=help describes them)`,
 	} {
 		if got := s.Errors[i].Error(); got != want {
 			t.Errorf("error %d:\n got %s\nwant %s", i, got, want)

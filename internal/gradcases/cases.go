@@ -311,7 +311,56 @@ func Cases() []Case {
 				return []*ir.Value{b.Mul(p[0], b.Literal(ir.LiteralFromFloat64s(f64(3), []float64{1, 2, 3})))}
 			})},
 	}
+	cs = append(cs, collectiveCases()...)
 	return cs
+}
+
+// notJAXCollective: jax.lax's collectives need a named axis (shard_map,
+// pmap), which grad_xla.py's interpreter does not set up.
+const notJAXCollective = "jax.lax's collectives need a named axis; passes/autodiff's TestSPMDGradients checks these rules on grids of devices"
+
+// collectiveCases run the collectives on ir.Eval's single device, where
+// a process group is that device alone: the rules' shapes and plumbing
+// are checked here, their values across devices by TestSPMDGradients.
+func collectiveCases() []Case {
+	one := [][]int64{{0}}
+	sum := func(d ir.DType) *ir.Func { return ir.BinaryRegion(ir.OpAdd, d, testLoc) }
+	return []Case{
+		{Name: "all_reduce/sum", Op: ir.OpAllReduce, WRT: []int{0, 1}, Gen: gens(normal, normal), NotJAX: notJAXCollective,
+			F: build("psum", []ir.Type{f64(3), f64(2, 2)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				rs := b.Emit(ir.OpAllReduce, []*ir.Value{b.Unary(ir.OpSine, p[0]), p[1]}, ir.AllReduceAttr{}, sum(ir.F64))
+				return []*ir.Value{b.Mul(rs[0], p[0]), rs[1]}
+			})},
+		{Name: "all_reduce/max", Op: ir.OpAllReduce, WRT: []int{0}, Gen: gens(normal), NotJAX: notJAXCollective,
+			F: build("pmax", []ir.Type{f64(4)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				r := b.Emit1(ir.OpAllReduce, p, ir.AllReduceAttr{ReplicaGroups: one, ChannelID: 1, UseGlobalDeviceIDs: true}, ir.BinaryRegion(ir.OpMaximum, ir.F64, testLoc))
+				return []*ir.Value{b.Mul(r, p[0])}
+			})},
+		{Name: "all_gather", Op: ir.OpAllGather, WRT: []int{0}, Gen: gens(normal), NotJAX: notJAXCollective,
+			F: build("all_gather", []ir.Type{f64(2, 3)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				return []*ir.Value{b.Unary(ir.OpTanh, b.Emit1(ir.OpAllGather, p, ir.AllGatherAttr{AllGatherDim: 1, ReplicaGroups: one}))}
+			})},
+		{Name: "reduce_scatter/sum", Op: ir.OpReduceScatter, WRT: []int{0}, Gen: gens(normal), NotJAX: notJAXCollective,
+			F: build("reduce_scatter", []ir.Type{f64(4)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				r := b.Emit1(ir.OpReduceScatter, []*ir.Value{b.Mul(p[0], p[0])}, ir.ReduceScatterAttr{ReplicaGroups: one}, sum(ir.F64))
+				return []*ir.Value{r}
+			})},
+		{Name: "reduce_scatter/min", Op: ir.OpReduceScatter, WRT: []int{0}, Gen: gens(normal), NotJAX: notJAXCollective,
+			F: build("reduce_scatter_min", []ir.Type{f64(2, 2)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				r := b.Emit1(ir.OpReduceScatter, p, ir.ReduceScatterAttr{ScatterDim: 1, ReplicaGroups: one}, ir.BinaryRegion(ir.OpMinimum, ir.F64, testLoc))
+				return []*ir.Value{b.Unary(ir.OpExp, r)}
+			})},
+		{Name: "all_to_all", Op: ir.OpAllToAll, WRT: []int{0}, Gen: gens(normal), NotJAX: notJAXCollective,
+			F: build("all_to_all", []ir.Type{f64(2, 3)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				r := b.Emit1(ir.OpAllToAll, []*ir.Value{b.Unary(ir.OpSine, p[0])}, ir.AllToAllAttr{SplitDim: 0, ConcatDim: 1, SplitCount: 1, ReplicaGroups: one})
+				return []*ir.Value{b.Mul(r, p[0])}
+			})},
+		{Name: "collective_permute", Op: ir.OpCollectivePermute, WRT: []int{0}, Gen: gens(normal), NotJAX: notJAXCollective,
+			F: build("collective_permute", []ir.Type{f64(3)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				r := b.Emit1(ir.OpCollectivePermute, []*ir.Value{b.Unary(ir.OpLogistic, p[0])}, ir.CollectivePermuteAttr{SourceTargetPairs: [][2]int64{{0, 0}}})
+				return []*ir.Value{b.Mul(r, p[0])}
+			})},
+	}
 }
 
 // sortCase sorts along dim n operands of one shape by the first

@@ -47,7 +47,9 @@ func runRTDriver(t *testing.T, driver, plugin, loops string, env ...string) {
 // TestRuntimeDriver runs a compiled program that uses the runtime table
 // (sgemm, dgemm, nested parallel_for) on four devices at once sharing a
 // pool of three threads, with the BLAS library and with the plugin's own
-// GEMM, and follows stela_cpu_live_buffers.
+// GEMM, then a program that all-reduces through the table's collectives
+// on an executable of four devices (from two threads at once, and with a
+// device that fails), and follows stela_cpu_live_buffers.
 func TestRuntimeDriver(t *testing.T) {
 	t.Parallel()
 	plugin := testPlugin(t)

@@ -19,6 +19,7 @@ import (
 	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
 	"github.com/stela-ml/stela/stablehlo"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // The compile worker (docs/cpu-plugin.md, "Worker mode"): StableHLO text →
@@ -115,8 +116,10 @@ type CompileConfig struct {
 	// its directory, then renamed). Empty: a new file in the system's
 	// temporary directory, which the caller removes.
 	Out string
-	// Options is the serialized xla.CompileOptionsProto (not read yet:
-	// every program runs on one device).
+	// Options is the serialized xla.CompileOptionsProto. The worker reads
+	// num_replicas and num_partitions from it (and
+	// compile_portable_executable: one device), the devices the
+	// program's collectives run on (deviceShape).
 	Options []byte
 	// Entry names the function to compile; "" picks @main, else the only
 	// public function.
@@ -208,7 +211,80 @@ func plan(m *stablehlo.Module, cfg CompileConfig) (*codegen.Program, error) {
 		// message.
 		return nil, fmt.Errorf("invalid module: %w", err)
 	}
-	return codegen.Plan(m, codegen.Options{Entry: cfg.Entry})
+	r, p, err := deviceShape(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	return codegen.Plan(m, codegen.Options{Entry: cfg.Entry, NumReplicas: r, NumPartitions: p})
+}
+
+// deviceShape reads the devices an executable runs on from a serialized
+// xla.CompileOptionsProto: ExecutableBuildOptionsProto's num_replicas and
+// num_partitions, or 1 × 1 for a portable executable. 0 (absent) leaves
+// it to the module (codegen.Options).
+func deviceShape(opts []byte) (replicas, partitions int, err error) {
+	bad := fmt.Errorf("the compile options are not a valid serialized xla.CompileOptionsProto")
+	portable := false
+	for b := opts; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return 0, 0, bad
+		}
+		b = b[n:]
+		switch {
+		case num == 4 && typ == protowire.VarintType: // compile_portable_executable
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return 0, 0, bad
+			}
+			portable, b = v != 0, b[n:]
+			continue
+		case num == 3 && typ == protowire.BytesType: // executable_build_options
+			eb, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return 0, 0, bad
+			}
+			b = b[n:]
+			for len(eb) > 0 {
+				num, typ, n := protowire.ConsumeTag(eb)
+				if n < 0 {
+					return 0, 0, bad
+				}
+				eb = eb[n:]
+				if (num == 4 || num == 5) && typ == protowire.VarintType {
+					v, n := protowire.ConsumeVarint(eb)
+					if n < 0 {
+						return 0, 0, bad
+					}
+					eb = eb[n:]
+					if v > 1<<20 {
+						return 0, 0, fmt.Errorf("the compile options ask for %d %s", v, map[protowire.Number]string{4: "replicas", 5: "partitions"}[num])
+					}
+					if num == 4 {
+						replicas = int(v)
+					} else {
+						partitions = int(v)
+					}
+					continue
+				}
+				n = protowire.ConsumeFieldValue(num, typ, eb)
+				if n < 0 {
+					return 0, 0, bad
+				}
+				eb = eb[n:]
+			}
+			continue
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return 0, 0, bad
+		}
+		b = b[n:]
+	}
+	if portable {
+		return 1, 1, nil
+	}
+	return replicas, partitions, nil
 }
 
 // tools are the LLVM and C tools the worker runs.

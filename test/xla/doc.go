@@ -36,6 +36,13 @@
 // and the bugs found in Stela, until they are fixed); an entry that no
 // longer matches anything fails the test too, so the tables stay true.
 //
+// The collectives: TestXLA runs them on one device (XLA's default grid,
+// as ir.Eval does), and TestXLASPMD runs SPMD programs of every collective,
+// in each process-group strategy, on grids of 1 to 8 devices of XLA's CPU
+// client (run_xla_spmd.py, with --xla_force_host_platform_device_count=8
+// and the program's arguments and results marked {manual}), comparing
+// each device's results with ir.EvalSPMD's exactly.
+//
 // XLA runs with fastXLAFlags (LLVM -O0, elemental emitters), which compile
 // several times faster than its defaults; STELA_XLA_FLAGS=default runs it as
 // jax.jit does, against the tables' entries for that mode. Flags: -xla.v

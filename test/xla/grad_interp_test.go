@@ -101,6 +101,16 @@ func startInterpreter(t *testing.T, units []unit) *interpRun {
 // not run, with the reason.
 var interpUntestable = map[ir.Op]string{
 	ir.OpSort: "lax.sort takes no comparator: grad_xla.py maps the a < b comparator only, and TestXLA's sort cases use the frontend's NaN-aware orders (TestGradientsMatchJAX compares sort's derivatives on an a < b sort)",
+	// jax.lax's collectives need a named axis (shard_map, pmap), which
+	// grad_xla.py's interpreter does not set up; TestXLASPMD compares them
+	// with XLA across devices.
+	ir.OpAllReduce:         "jax.lax's collectives need a named axis",
+	ir.OpAllGather:         "jax.lax's collectives need a named axis",
+	ir.OpReduceScatter:     "jax.lax's collectives need a named axis",
+	ir.OpAllToAll:          "jax.lax's collectives need a named axis",
+	ir.OpCollectivePermute: "jax.lax's collectives need a named axis",
+	ir.OpReplicaID:         "jax.lax's collectives need a named axis",
+	ir.OpPartitionID:       "jax.lax's collectives need a named axis",
 }
 
 // check waits for the interpreter and compares its results with XLA's.

@@ -379,6 +379,7 @@ func opCases() []*tcase {
 	var cs []*tcase
 	cs = append(cs, elementwiseCases()...)
 	cs = append(cs, structuralCases()...)
+	cs = append(cs, collectiveCases()...)
 	return cs
 }
 

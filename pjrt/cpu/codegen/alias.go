@@ -29,10 +29,11 @@ import (
 //     kernel (a matmul, a transpose);
 //   - that kernel is itself the last reader of argument I, and reads it
 //     only at the element it writes (an elementwise kernel, or a fused
-//     loop whose every load of the argument is at the store's offset):
-//     it writes in place, loading the argument through the result's
-//     pointer, so that LLVM sees one pointer and still vectorizes (two
-//     noalias pointers to the same bytes would be undefined);
+//     loop whose every load of the argument is at the store's offset),
+//     or is a one-operand all_reduce (collective.go): it writes in
+//     place, loading the argument through the result's pointer, so that
+//     LLVM sees one pointer and still vectorizes (two noalias pointers
+//     to the same bytes would be undefined);
 //   - otherwise (a transpose or matmul of the argument, the argument
 //     read by a later kernel or returned again as another result): the
 //     result is computed into the arena like any intermediate value and
@@ -144,6 +145,12 @@ func readsInPlace(n *node, out, a *tval) bool {
 		// A GEMM that accumulates into in[2] reads each element of it
 		// once, before writing it (β·C), and must not read it as A or B.
 		return n.acc && n.in[2].root() == a && n.in[0].root() != a && n.in[1].root() != a
+	}
+	if n.kind == kAllReduce {
+		// A one-operand all_reduce writes in place (collective.go): each
+		// segment of the argument is read by one device before that
+		// device overwrites it.
+		return len(n.in) == 1 && n.in[0].root() == a
 	}
 	if n.fused == nil {
 		// An elementwise kernel reads its full operands at the index it

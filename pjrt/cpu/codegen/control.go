@@ -88,7 +88,7 @@ func (p *planner) region(r *stablehlo.Region, what string, params, want []ttype,
 	if len(blk.Args) != len(params) {
 		return nil, fmt.Errorf("%s takes %d arguments, want %d", what, len(blk.Args), len(params))
 	}
-	sub := &planner{mod: p.mod, prog: &Program{}}
+	sub := &planner{mod: p.mod, prog: &Program{dev: p.dev}, dev: p.dev}
 	env := map[*stablehlo.Value]*tval{}
 	var args []*tval
 	for i, a := range blk.Args {
@@ -349,7 +349,7 @@ func (b *fb) subPtr(rp *regionPtrs, v *tval) value.Value {
 func (e *emitter) controlKernel(n *node) (*ir.Func, error) {
 	pl := n.plan.(*ctlPlan)
 	ks := map[*node]*ir.Func{}
-	needRT := false
+	needRT, fails := false, false
 	for _, sp := range pl.regions {
 		for _, sn := range sp.prog.nodes {
 			k, err := e.kernel(sn)
@@ -358,16 +358,24 @@ func (e *emitter) controlKernel(n *node) (*ir.Func, error) {
 			}
 			ks[sn] = k
 			needRT = needRT || (k != nil && e.takesRT(k))
+			fails = fails || (k != nil && e.fails(k))
 		}
 	}
+	// A region kernel that may fail (a collective) makes this kernel one
+	// that may fail: it stops at the first failure and returns it.
 	var b *fb
-	var rt value.Value
+	var rt, errP value.Value
 	var outs, ins []value.Value
-	if needRT {
+	switch {
+	case fails:
+		b, rt, outs, ins = e.newKernelFallible(n, n.out, n.in)
+		errP = b.f.Params[1]
+	case needRT:
 		b, rt, outs, ins = e.newKernelRT(n, n.out, n.in)
-	} else {
+	default:
 		b, outs, ins = e.newKernel(n, n.out, n.in)
 	}
+	var failed *ir.Block
 	run := func(sp *subProg, rp *regionPtrs) {
 		for _, sn := range sp.prog.nodes {
 			k := ks[sn]
@@ -378,13 +386,25 @@ func (e *emitter) controlKernel(n *node) (*ir.Func, error) {
 			if e.takesRT(k) {
 				args = append(args, rt)
 			}
+			if e.fails(k) {
+				args = append(args, errP)
+			}
 			for _, o := range sn.out {
 				args = append(args, b.subPtr(rp, o))
 			}
 			for _, x := range sn.in {
 				args = append(args, b.subPtr(rp, x))
 			}
-			b.call(k, args...)
+			rc := b.call(k, args...)
+			if e.fails(k) {
+				if failed == nil {
+					failed = b.f.NewBlock("failed")
+					failed.NewRet(i32(1))
+				}
+				next := b.f.NewBlock("")
+				b.cur.NewCondBr(b.cur.NewICmp(enum.IPredNE, rc, i32(0)), failed, next)
+				b.cur = next
+			}
 		}
 		for _, c := range sp.prog.copies {
 			b.memcpy(rp.results[c.res], b.subPtr(rp, c.src), c.src.t.bytes())
@@ -395,7 +415,11 @@ func (e *emitter) controlKernel(n *node) (*ir.Func, error) {
 	} else {
 		b.caseKernel(n, outs, ins, run)
 	}
-	b.cur.NewRet(nil)
+	if fails {
+		b.cur.NewRet(i32(0))
+	} else {
+		b.cur.NewRet(nil)
+	}
 	return b.f, nil
 }
 

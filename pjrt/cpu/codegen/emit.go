@@ -27,6 +27,11 @@ type emitter struct {
 	consts map[*tval]*ir.Global
 	strs   map[string]*ir.Global
 	nk     int
+	// usesV3 is set once a kernel reads the fields of version 3 of the
+	// runtime table (collective.go); usesColl once one calls
+	// coll_exchange or coll_barrier; collID numbers those collectives.
+	usesV3, usesColl bool
+	collID           int
 }
 
 // LLVM emits the program as an LLVM 14 IR module (text).

@@ -71,6 +71,9 @@ func (e *emitter) entry() error {
 	}
 	// What of the table the program calls, so that the plugin can get it
 	// ready before the first call (stela_rt.h, STELA_RT_USES_*).
+	if e.usesColl {
+		uses |= rtUsesCollectives
+	}
 	ru := e.m.NewGlobalDef("stela_rt_uses", constant.NewInt(types.I32, uses))
 	ru.Immutable = true
 
@@ -83,17 +86,35 @@ func (e *emitter) entry() error {
 	status := b.cur.NewAlloca(types.I32)
 	b.cur.NewStore(i32(0), status)
 	if needRT {
+		// Version 3 when a kernel reads its fields (collectives, replica_id).
+		want := int64(2)
+		if e.usesV3 {
+			want = 3
+		}
 		bad := b.f.NewBlock("bad_rt")
 		checkVersion := b.f.NewBlock("check_rt")
 		ok := b.f.NewBlock("rt_ok")
 		b.cur.NewCondBr(b.cur.NewICmp(enum.IPredEQ, rtP, constant.NewNull(types.NewPointer(e.rtType()))), bad, checkVersion)
 		b.cur = checkVersion
 		v := b.rtField(rtP, rtVersion)
-		b.cur.NewCondBr(b.cur.NewICmp(enum.IPredSGE, v, i64(2)), ok, bad)
+		b.cur.NewCondBr(b.cur.NewICmp(enum.IPredSGE, v, i64(want)), ok, bad)
 		b.cur = bad
-		b.call(e.snprintf(), errP, i64(errSize), e.cstring("stela_entry: the plugin passed no runtime table of version 2 or later (a plugin older than this program)"))
+		b.call(e.snprintf(), errP, i64(errSize), e.cstring(fmt.Sprintf("stela_entry: the plugin passed no runtime table of version %d or later (a plugin older than this program)", want)))
 		bad.NewRet(i32(1))
 		b.cur = ok
+		if e.usesColl {
+			// The collectives' tables are for the devices the program was
+			// compiled for.
+			n := p.dev.n()
+			wrong := b.f.NewBlock("wrong_devices")
+			right := b.f.NewBlock("devices_ok")
+			b.cur.NewCondBr(b.cur.NewICmp(enum.IPredEQ, b.rtField(rtP, rtNumDevices), i64(n)), right, wrong)
+			b.cur = wrong
+			b.call(e.snprintf(), errP, i64(errSize), e.cstring(fmt.Sprintf("stela_entry: the program was compiled for %d devices (%d replicas × %d partitions) and runs on %%lld", n, p.dev.replicas, p.dev.partitions)),
+				b.rtField(rtP, rtNumDevices))
+			wrong.NewRet(i32(1))
+			b.cur = right
+		}
 	}
 
 	ptrAt := func(base value.Value, i int) value.Value {
@@ -110,8 +131,10 @@ func (e *emitter) entry() error {
 		results[j] = ptrAt(resP, j)
 	}
 	var arena value.Value
+	var give *ir.Func
 	if p.arenaSize > 0 {
-		take, give := e.arenaFuncs(p.arenaSize)
+		var take *ir.Func
+		take, give = e.arenaFuncs(p.arenaSize)
 		arena = b.call(take)
 		oom := b.f.NewBlock("oom")
 		run := b.f.NewBlock("run")
@@ -157,6 +180,9 @@ func (e *emitter) entry() error {
 		return b.cur.NewBitCast(ptr(v), types.NewPointer(v.t.elem.mem()))
 	}
 
+	// A kernel that fails (a collective aborted) ends the call: the arena
+	// goes back, the entry returns 1 (the kernel wrote the message).
+	var failed *ir.Block
 	for i, n := range p.nodes {
 		k := kernels[i]
 		if k == nil {
@@ -165,6 +191,27 @@ func (e *emitter) entry() error {
 		var callArgs []value.Value
 		if e.takesRT(k) {
 			callArgs = append(callArgs, rtP)
+		}
+		if e.fails(k) {
+			callArgs = append(callArgs, errP)
+			for _, o := range n.out {
+				callArgs = append(callArgs, typed(o))
+			}
+			for _, x := range n.in {
+				callArgs = append(callArgs, typed(x))
+			}
+			rc := b.call(k, callArgs...)
+			if failed == nil {
+				failed = b.f.NewBlock("failed")
+				if give != nil {
+					failed.NewCall(give, arena)
+				}
+				failed.NewRet(i32(1))
+			}
+			next := b.f.NewBlock("")
+			b.cur.NewCondBr(b.cur.NewICmp(enum.IPredNE, rc, i32(0)), failed, next)
+			b.cur = next
+			continue
 		}
 		if n.kind == kCheck {
 			callArgs = append(callArgs, status, errP)
@@ -259,7 +306,10 @@ func (e *emitter) arenaFuncs(size int64) (take, give *ir.Func) {
 // --- the runtime table (ABI version 2)
 
 // Bits of stela_rt_uses.
-const rtUsesGEMM = 1 // STELA_RT_USES_GEMM: sgemm or dgemm
+const (
+	rtUsesGEMM        = 1 // STELA_RT_USES_GEMM: sgemm or dgemm
+	rtUsesCollectives = 2 // STELA_RT_USES_COLLECTIVES: coll_exchange or coll_barrier
+)
 
 // Field indexes of stela_rt.
 const (
@@ -268,6 +318,16 @@ const (
 	rtParallelFor = 2 // void (i8* ctx, void (i8*, i64, i64)* fn, i64 n, i64 grain)*
 	rtSgemm       = 3 // void (i32 ta, i32 tb, i64 M, i64 N, i64 K, float alpha, float* A, i64 lda, float* B, i64 ldb, float beta, float* C, i64 ldc)*
 	rtDgemm       = 4 // the same in double
+	// Version 3 (collective.go).
+	rtNumDevices    = 5  // i64
+	rtDeviceIndex   = 6  // i64
+	rtNumReplicas   = 7  // i64
+	rtNumPartitions = 8  // i64
+	rtReplicaID     = 9  // i64
+	rtPartitionID   = 10 // i64
+	rtRendezvous    = 11 // i8*
+	rtCollExchange  = 12 // i32 (i8* rv, i64 self, i64 op_id, i8* op, i64* members, i64 n, i8** mine, i64 k, i8** peers, i8* err)*
+	rtCollBarrier   = 13 // i32 (i8* rv, i64 self, i64 op_id, i8* op, i64* members, i64 n, i8* err)*
 )
 
 // rtType returns %stela_rt, the type of the runtime table, defining it on
@@ -283,15 +343,53 @@ func (e *emitter) rtType() types.Type {
 		return types.NewPointer(types.NewFunc(types.Void, types.I32, types.I32, types.I64, types.I64, types.I64,
 			f, fp, types.I64, fp, types.I64, f, fp, types.I64))
 	}
+	i64p, i8pp := types.NewPointer(types.I64), types.NewPointer(types.I8Ptr)
 	return e.m.NewTypeDef("stela_rt", types.NewStruct(types.I64, types.I64,
 		types.NewPointer(types.NewFunc(types.Void, types.I8Ptr, types.NewPointer(parallelBodyType()), types.I64, types.I64)),
-		gemm(types.Float), gemm(types.Double)))
+		gemm(types.Float), gemm(types.Double),
+		types.I64, types.I64, types.I64, types.I64, types.I64, types.I64, types.I8Ptr,
+		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, i8pp, types.I64, i8pp, types.I8Ptr)),
+		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, types.I8Ptr))))
 }
 
 // parallelBodyType is the type of a parallel_for body: void (i8* ctx, i64
 // begin, i64 end).
 func parallelBodyType() *types.FuncType {
 	return types.NewFunc(types.Void, types.I8Ptr, types.I64, types.I64)
+}
+
+// fails reports whether kernel k may fail at run time: it then returns
+// an i32 status (0, or 1 with a message in its err parameter, which
+// follows the runtime table) that its caller must pass on.
+func (e *emitter) fails(k *ir.Func) bool {
+	return k.Sig.RetType.Equal(types.I32)
+}
+
+// newKernelFallible is newKernelRT for a kernel that may fail: its
+// parameters are the runtime table, the entry's err buffer (i8*, 256
+// bytes), then one pointer per output and per input; it returns an i32
+// status (fails).
+func (e *emitter) newKernelFallible(n *node, outs, ins []*tval) (b *fb, rt value.Value, o, in []value.Value) {
+	rtParam := ir.NewParam("rt", types.NewPointer(e.rtType()))
+	rtParam.Attrs = append(rtParam.Attrs, enum.ParamAttrNoCapture, enum.ParamAttrReadOnly)
+	ps := []*ir.Param{rtParam, ir.NewParam("err", types.I8Ptr)}
+	for i, x := range outs {
+		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), x.t.elem))
+	}
+	for i, x := range ins {
+		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x.t.elem))
+	}
+	e.nk++
+	b = e.newFunc(fmt.Sprintf("k%d.%s", e.nk, shortName(n.name)), types.I32, ps...)
+	b.f.Linkage = enum.LinkageInternal
+	b.f.FuncAttrs = append(b.f.FuncAttrs, enum.FuncAttrNoInline, enum.FuncAttrNoUnwind)
+	for i := range outs {
+		o = append(o, b.f.Params[2+i])
+	}
+	for i := range ins {
+		in = append(in, b.f.Params[2+len(outs)+i])
+	}
+	return b, b.f.Params[0], o, b.aliasIns(n, o, in)
 }
 
 // takesRT reports whether kernel k takes the runtime table (as its first

@@ -31,6 +31,8 @@ func (e *emitter) kernel(n *node) (*ir.Func, error) {
 		return e.dotGeneral(n) // dot.go
 	case kWhile, kCase:
 		return e.controlKernel(n) // control.go
+	case kAllReduce, kAllGather, kReduceScatter, kAllToAll, kCollPermute, kCollBroadcast, kDeviceID:
+		return e.collectiveKernel(n) // collective.go
 	}
 	if n.fused != nil {
 		return e.fusedKernel(n) // fusion.go

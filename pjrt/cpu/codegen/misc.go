@@ -69,7 +69,7 @@ var extOps = map[string]bool{
 // extKnown reports whether the ops of this file and its siblings handle
 // the op with this full name.
 func extKnown(name string) bool {
-	if extOps[name] {
+	if extOps[name] || collOps[name] {
 		return true
 	}
 	if short, ok := strings.CutPrefix(name, "chlo."); ok {
@@ -130,6 +130,9 @@ func (p *planner) extOp(n *node, op *stablehlo.Op, ins []*tval) (outs []*tval, o
 		outs, err = p.tuple(n, op, ins)
 	case "stablehlo.get_tuple_element":
 		outs, err = p.tupleElement(op, ins)
+	case "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all",
+		"stablehlo.collective_permute", "stablehlo.collective_broadcast", "stablehlo.replica_id", "stablehlo.partition_id":
+		outs, err = p.collective(n, op, ins) // collective.go
 	case "stablehlo.custom_call":
 		target, _ := op.Attr("call_target_name").(stablehlo.StringAttr)
 		if !customCallOK(string(target)) {

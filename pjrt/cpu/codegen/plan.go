@@ -166,6 +166,8 @@ type Program struct {
 	aliases []int
 	// inPlaceResults counts the aliased results that need no copy.
 	inPlaceResults int
+	// dev is the execution the program is compiled for (collective.go).
+	dev devices
 }
 
 // resultCopy copies src into result buffer res at the end of the entry,
@@ -215,6 +217,10 @@ type Options struct {
 	// NoFusion gives every op a kernel of its own (fusion.go); so does
 	// STELA_DEBUG=nofusion.
 	NoFusion bool
+	// NumReplicas and NumPartitions are the devices the program runs on
+	// (the compile options'), for its collectives; 0 takes the module's
+	// mhlo.num_replicas and mhlo.num_partitions attributes, else 1.
+	NumReplicas, NumPartitions int
 }
 
 // Plan checks the module's entry function and flattens it (inlining
@@ -231,7 +237,11 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if err := scanOps(m, entry, map[string]bool{}); err != nil {
 		return nil, err
 	}
-	p := &planner{mod: m, prog: &Program{Entry: entry.Name}}
+	dev, err := deviceShape(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	p := &planner{mod: m, prog: &Program{Entry: entry.Name, dev: dev}, dev: dev}
 	var args []*tval
 	for i, a := range entry.Args {
 		t, err := tensorType(a.Type)
@@ -312,6 +322,7 @@ func pickEntry(m *stablehlo.Module, name string) (*stablehlo.Func, error) {
 type planner struct {
 	mod   *stablehlo.Module
 	prog  *Program
+	dev   devices // the execution the program is compiled for
 	nodes []*node
 	// lookup finds the values visible where ops are being planned, for
 	// the regions of while/case, which may use values from outside.

@@ -3,8 +3,9 @@
  *
  * Execution is synchronous: the compiled stela_entry runs on the calling
  * thread for one device; for several devices (an executable compiled with
- * a device assignment) one thread per extra device runs alongside, since
- * collectives will need every device running at once. Results are fresh
+ * a device assignment) one thread per extra device runs alongside, each
+ * with a runtime table of its own, all meeting at one rendezvous for
+ * collectives (stela_rt_run_devices, internal/rt/rt_coll.c). Results are fresh
  * 64-byte-aligned allocations that overlap nothing, as the compiled ABI
  * promises; completion events are created complete. A program that
  * reports failure (stela_entry returns nonzero) makes Execute return the
@@ -220,18 +221,16 @@ typedef struct run {
   stela_storage** out; /* [nres] */
   void** out_ptrs;     /* [nres] */
   int rc;
-  char err[256];
-  pthread_t thread;
-  bool threaded;
+  char err[256]; /* last: not zeroed up front (run_entry empties it) */
 } run;
 
-static void* run_entry(void* arg) {
-  run* r = arg;
+/* Runs a one-device execution on the calling thread, with the client's
+   runtime table (device 0 of 1: replica 0, partition 0). */
+static void run_entry(run* r) {
   r->err[0] = '\0'; /* the program writes a terminated message, if any */
   PJRT_Client* c = r->device->client;
   r->rc = stela_rt_run(c->pool, &c->rt, r->prog->entry, r->in_ptrs, r->out_ptrs, r->err);
   r->err[sizeof(r->err) - 1] = '\0';
-  return NULL;
 }
 
 /* Gives the donated storages back to their buffers: the execution did
@@ -452,7 +451,6 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
     /* All but the message buffer, which run_entry empties: zeroing its
        256 bytes was a quarter of this function's own time. */
     memset(&run1, 0, offsetof(run, err));
-    memset(&run1.thread, 0, sizeof run1 - offsetof(run, thread));
     memset(block1, 0, (per + 1) * sizeof block1[0]);
   }
   if (runs == NULL || block == NULL) {
@@ -479,16 +477,45 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
   if (err != NULL)
     for (size_t d = 0; d < ndev; d++) run_restore(&runs[d], na);
 
-  if (err == NULL) {
-    for (size_t d = 1; d < ndev; d++)
-      runs[d].threaded = pthread_create(&runs[d].thread, NULL, run_entry, &runs[d]) == 0;
+  if (err == NULL && ndev == 1) {
     run_entry(&runs[0]);
-    for (size_t d = 1; d < ndev; d++) {
-      if (runs[d].threaded)
-        pthread_join(runs[d].thread, NULL);
-      else
-        run_entry(&runs[d]); /* no thread to be had: run it here */
+  } else if (err == NULL) {
+    /* Every device at once, each with its own runtime table (its
+       replica and partition, the execution's rendezvous), so that
+       collectives can meet (rt_coll.c). */
+    void** block2 = calloc(3 * ndev, sizeof(void*));
+    int* rcs = calloc(ndev, sizeof(int));
+    int64_t cause = -1;
+    if (block2 == NULL || rcs == NULL) {
+      err = stela_oom();
+    } else {
+      void* const** a = (void* const**)block2;
+      void* const** r = (void* const**)(block2 + ndev);
+      char** errs = (char**)(block2 + 2 * ndev);
+      for (size_t d = 0; d < ndev; d++) {
+        a[d] = runs[d].in_ptrs;
+        r[d] = runs[d].out_ptrs;
+        errs[d] = runs[d].err;
+      }
+      PJRT_Client* c = e->client;
+      bool coll = (p->rt_uses & STELA_RT_USES_COLLECTIVES) != 0;
+      if (stela_rt_run_devices(c->pool, &c->rt, p->entry, (int64_t)e->num_replicas, (int64_t)e->num_partitions, coll,
+                               0, a, r, errs, rcs, &cause) != 0) {
+        err = stela_oom();
+      } else {
+        for (size_t d = 0; d < ndev; d++) runs[d].rc = rcs[d];
+        /* The device whose failure aborted the others says what went
+           wrong; the others' messages only say that they were aborted. */
+        if (coll && cause >= 0 && (size_t)cause < ndev && runs[cause].rc != 0) {
+          err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu execute: %s on device %d: %s", p->name,
+                            runs[cause].device->id, runs[cause].err[0] ? runs[cause].err : "the program failed without a message");
+        }
+      }
     }
+    free(block2);
+    free(rcs);
+  }
+  if (err == NULL) {
     /* stela_entry returns 1 for a run-time error and 2 for a failed
        expectation (check.* ops): INTERNAL and ABORTED. */
     for (size_t d = 0; d < ndev && err == NULL; d++)

@@ -1,7 +1,7 @@
 /*
- * rt_driver.c: drives the Stela CPU plugin's runtime (ABI version 2: the
- * thread pool and GEMM) and its live-buffer count through the PJRT_Api
- * table, from C. Built and run by TestRuntimeDriver (and, with
+ * rt_driver.c: drives the Stela CPU plugin's runtime (ABI version 3: the
+ * thread pool, GEMM and collectives) and its live-buffer count through
+ * the PJRT_Api table, from C. Built and run by TestRuntimeDriver (and, with
  * AddressSanitizer, TestRuntimeDriverASan).
  *
  *   rt_driver PLUGIN.so FAKE_WORKER CACHE_DIR LOOPS
@@ -9,7 +9,11 @@
  * The program it compiles is C (the fake worker's "// fake: c" mode) that
  * calls rt->sgemm, rt->dgemm and rt->parallel_for (nested, too) and checks
  * the table; four threads run it at once on four devices of one client
- * whose pool has three threads. Prints "PASS" and exits 0 when all is well.
+ * whose pool has three threads. A second program all-reduces through the
+ * table's coll_exchange and coll_barrier on an executable of four devices
+ * (one partition each), from two threads at once, and once with a device
+ * that fails first (the others' collectives must be aborted, nobody
+ * hangs). Prints "PASS" and exits 0 when all is well.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -186,6 +190,116 @@ static void* run_job(void* p) {
   return NULL;
 }
 
+/* The collective program: result = sum over the devices of their
+   argument's first element, through the runtime table (version 3). The
+   device whose index is the argument's second element fails first. */
+static const char coll_program[] =
+    "// fake: c\n"
+    "/* module @coll */\n"
+    "#include <stdint.h>\n"
+    "#include <stdio.h>\n"
+    "typedef struct stela_rt {\n"
+    "  int64_t version, num_threads;\n"
+    "  void *parallel_for, *sgemm, *dgemm;\n"
+    "  int64_t num_devices, device_index, num_replicas, num_partitions, replica_id, partition_id;\n"
+    "  void* rendezvous;\n"
+    "  int32_t (*coll_exchange)(void*, int64_t, int64_t, const char*, const int64_t*, int64_t, void* const*, int64_t,\n"
+    "                           void**, char*);\n"
+    "  int32_t (*coll_barrier)(void*, int64_t, int64_t, const char*, const int64_t*, int64_t, char*);\n"
+    "} stela_rt;\n"
+    "const char stela_signature[] = \"arg si64 2\\nres si64 3\\n\";\n"
+    "const int stela_rt_uses = 2;\n"
+    "int stela_entry(void *const *args, void *const *results, char err[256], const stela_rt* rt) {\n"
+    "  if (rt == NULL || rt->version < 3) { snprintf(err, 256, \"no runtime table of version 3\"); return 1; }\n"
+    "  const int64_t* a = args[0];\n"
+    "  int64_t d = rt->device_index, n = rt->num_devices;\n"
+    "  if (d == a[1]) { snprintf(err, 256, \"device %lld failed first\", (long long)d); return 1; }\n"
+    "  int64_t members[8];\n"
+    "  for (int64_t i = 0; i < n; i++) members[i] = i;\n"
+    "  void* mine[1] = {args[0]};\n"
+    "  void* peers[8];\n"
+    "  if (rt->coll_exchange(rt->rendezvous, d, 1, \"sum\", members, n, mine, 1, peers, err)) return 1;\n"
+    "  int64_t* r = results[0];\n"
+    "  r[0] = 0;\n"
+    "  for (int64_t i = 0; i < n; i++) r[0] += ((const int64_t*)peers[i])[0];\n"
+    "  r[1] = rt->replica_id;\n"
+    "  r[2] = rt->partition_id;\n"
+    "  return rt->coll_barrier(rt->rendezvous, d, 1, \"sum\", members, n, err);\n"
+    "}\n";
+
+typedef struct coll_job {
+  PJRT_Client* client;
+  PJRT_LoadedExecutable* exe;
+  PJRT_Device* const* devices;
+  int loops;
+  int64_t bad; /* the device that fails, or -1 */
+} coll_job;
+
+static void* run_coll(void* p) {
+  coll_job* j = p;
+  for (int l = 0; l < j->loops; l++) {
+    PJRT_Buffer* in[4][1];
+    PJRT_Buffer* out[4][1] = {{0}};
+    PJRT_Buffer* const* argl[4];
+    PJRT_Buffer** outl[4];
+    for (int d = 0; d < 4; d++) {
+      int64_t v[2] = {d + 1 + l, j->bad};
+      int64_t dims[1] = {2};
+      ARGS(PJRT_Client_BufferFromHostBuffer_Args, a);
+      a.client = j->client;
+      a.data = v;
+      a.type = PJRT_Buffer_Type_S64;
+      a.dims = dims;
+      a.num_dims = 1;
+      a.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
+      a.device = j->devices[d];
+      MUST(api->PJRT_Client_BufferFromHostBuffer(&a));
+      ARGS(PJRT_Event_Destroy_Args, ed);
+      ed.event = a.done_with_host_buffer;
+      MUST(api->PJRT_Event_Destroy(&ed));
+      in[d][0] = a.buffer;
+      argl[d] = in[d];
+      outl[d] = out[d];
+    }
+    ARGS(PJRT_ExecuteOptions, o);
+    ARGS(PJRT_LoadedExecutable_Execute_Args, a);
+    a.executable = j->exe;
+    a.options = &o;
+    a.argument_lists = argl;
+    a.num_devices = 4;
+    a.num_args = 1;
+    a.output_lists = outl;
+    PJRT_Error* e = api->PJRT_LoadedExecutable_Execute(&a);
+    if (j->bad < 0) {
+      must(e, "collective Execute", __LINE__);
+      for (int d = 0; d < 4; d++) {
+        int64_t r[3] = {0};
+        download(out[d][0], r, sizeof(r));
+        CHECK(r[0] == 10 + 4 * l && r[1] == 0 && r[2] == d, "device %d: sum %lld (want %d), replica %lld, partition %lld",
+              d, (long long)r[0], 10 + 4 * l, (long long)r[1], (long long)r[2]);
+        destroy_buffer(out[d][0]);
+      }
+    } else {
+      CHECK(e != NULL, "a device failed, yet Execute succeeded");
+      if (e != NULL) {
+        ARGS(PJRT_Error_Message_Args, m);
+        m.error = e;
+        api->PJRT_Error_Message(&m);
+        char want[64];
+        snprintf(want, sizeof(want), "device %lld failed first", (long long)j->bad);
+        CHECK(memmem(m.message, m.message_size, want, strlen(want)) != NULL, "error %.*s, want %s", (int)m.message_size,
+              m.message, want);
+        ARGS(PJRT_Error_Destroy_Args, d);
+        d.error = e;
+        api->PJRT_Error_Destroy(&d);
+      }
+      for (int d = 0; d < 4; d++) CHECK(out[d][0] == NULL, "device %d: an output after an error", d);
+    }
+    for (int d = 0; d < 4; d++) destroy_buffer(in[d][0]);
+  }
+  return NULL;
+}
+
 static PJRT_NamedValue nv_int(const char* name, int64_t v) {
   PJRT_NamedValue n;
   memset(&n, 0, sizeof(n));
@@ -294,6 +408,37 @@ int main(int argc, char** argv) {
   for (int d = 0; d < 4; d++) pthread_create(&t[d], NULL, run_job, &jobs[d]);
   for (int d = 0; d < 4; d++) pthread_join(t[d], NULL);
   CHECK(live_buffers() == 0, "live buffers after four devices: %lld", (long long)live_buffers());
+
+  /* Collectives: an executable of 1 replica x 4 partitions. */
+  static const char coll_opts[] = "\x1a\x0f\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x20\x01\x28\x04";
+  PJRT_Program cp;
+  memset(&cp, 0, sizeof(cp));
+  cp.struct_size = PJRT_Program_STRUCT_SIZE;
+  cp.code = (char*)coll_program;
+  cp.code_size = strlen(coll_program);
+  cp.format = "mlir";
+  cp.format_size = 4;
+  ARGS(PJRT_Client_Compile_Args, ccomp);
+  ccomp.client = c;
+  ccomp.program = &cp;
+  ccomp.compile_options = coll_opts;
+  ccomp.compile_options_size = sizeof(coll_opts) - 1;
+  MUST(api->PJRT_Client_Compile(&ccomp));
+  coll_job cj[2] = {{.client = c, .exe = ccomp.executable, .devices = da.devices, .loops = loops, .bad = -1},
+                    {.client = c, .exe = ccomp.executable, .devices = da.devices, .loops = loops, .bad = -1}};
+  run_coll(&cj[0]);
+  pthread_t ct[2];
+  for (int k = 0; k < 2; k++) pthread_create(&ct[k], NULL, run_coll, &cj[k]);
+  for (int k = 0; k < 2; k++) pthread_join(ct[k], NULL);
+  for (int64_t bad = 0; bad < 4; bad += 3) {
+    coll_job fj = {.client = c, .exe = ccomp.executable, .devices = da.devices, .loops = 2, .bad = bad};
+    run_coll(&fj);
+  }
+  run_coll(&cj[0]); /* still fine */
+  ARGS(PJRT_LoadedExecutable_Destroy_Args, ced);
+  ced.executable = ccomp.executable;
+  MUST(api->PJRT_LoadedExecutable_Destroy(&ced));
+  CHECK(live_buffers() == 0, "live buffers after collectives: %lld", (long long)live_buffers());
 
   /* The count follows buffers: two made, one destroyed, one freed with
      its client. */

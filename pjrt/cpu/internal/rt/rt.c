@@ -75,6 +75,7 @@
 
 struct stela_pool {
   int threads; /* caller included */
+  stela_crew* crew; /* device threads of multi-device executions (rt_coll.c) */
   pthread_mutex_t use;
   /* Under use: */
   bool started, stopped;
@@ -135,8 +136,11 @@ stela_pool* stela_pool_new(int threads) {
   atomic_init(&p->gen, 0);
   atomic_init(&p->pending, 0);
   atomic_init(&p->next, 0);
+  p->crew = stela_crew_new(); /* starts no thread; NULL: executions start their own */
   return p;
 }
+
+stela_crew* stela_pool_crew(stela_pool* p) { return p == NULL ? NULL : p->crew; }
 
 static void run_chunk(stela_pool* p, int64_t i) {
   int64_t begin = i * p->chunk;
@@ -219,6 +223,9 @@ static void pool_start(stela_pool* p) {
 
 void stela_pool_stop(stela_pool* p) {
   if (p == NULL) return;
+  /* First the device threads (not under use: one may be running a
+     program that waits for the pool). */
+  stela_crew_stop(p->crew);
   pthread_mutex_lock(&p->use);
   if (!p->stopped) {
     p->stopped = true;
@@ -241,6 +248,7 @@ void stela_pool_free(stela_pool* p) {
   pthread_mutex_destroy(&p->mu);
   pthread_cond_destroy(&p->wake);
   pthread_cond_destroy(&p->done);
+  stela_crew_free(p->crew);
   free(p);
 }
 
@@ -687,4 +695,5 @@ void stela_rt_init(stela_rt* rt, int threads) {
   rt->parallel_for = parallel_for;
   rt->sgemm = rt_sgemm;
   rt->dgemm = rt_dgemm;
+  stela_rt_init_collectives(rt);
 }

@@ -1,14 +1,16 @@
 // Package rt holds the runtime of compiled Stela programs (stela_rt.h:
-// the ABI version 2 table, the thread pool, GEMM) as C source. The plugin
-// build embeds the same files (Sources), and cgo builds them into this
-// package, so that tests can run compiled programs (and the GEMM routines)
-// on the very runtime the plugin uses.
+// the ABI version 3 table, the thread pool, GEMM, the rendezvous of
+// collectives) as C source. The plugin build embeds the same files
+// (Sources), and cgo builds them into this package, so that tests can run
+// compiled programs (and the GEMM routines) on the very runtime the
+// plugin uses.
 package rt
 
 /*
 #cgo CFLAGS: -O2 -D_GNU_SOURCE
 #cgo LDFLAGS: -ldl -lpthread
 #include <stdlib.h>
+#include <string.h>
 #include "stela_rt.h"
 
 typedef struct runtime {
@@ -125,6 +127,7 @@ static int direct_open(void) {
 	direct_sgemm = (direct_sgemm_fn)dlsym(h, "cblas_sgemm");
 	return direct_sgemm != NULL;
 }
+static void rt_memcpy(void* dst, const void* src, size_t n) { memcpy(dst, src, n); }
 static void direct_batch(int batch, int M, int N, int K, float* A, float* B, float* C) {
 	for (int b = 0; b < batch; b++)
 		direct_sgemm(101, 111, 111, M, N, K, 1.0f, A + (size_t)b * M * K, K, B + (size_t)b * K * N, N, 0.0f,
@@ -140,10 +143,10 @@ import (
 	"unsafe"
 )
 
-// Sources are the runtime's C files (rt.c, rt_gemm.h, stela_rt.h), which
-// the plugin build compiles with its own.
+// Sources are the runtime's C files (rt.c, rt_coll.c, rt_gemm.h,
+// stela_rt.h), which the plugin build compiles with its own.
 //
-//go:embed rt.c rt_gemm.h stela_rt.h
+//go:embed rt.c rt_coll.c rt_gemm.h stela_rt.h
 var Sources embed.FS
 
 // Runtime is a runtime table with its own thread pool.
@@ -283,3 +286,7 @@ func DirectSgemm(batch, M, N, K int, A, B, Cm unsafe.Pointer) bool {
 	C.direct_batch(C.int(batch), C.int(M), C.int(N), C.int(K), (*C.float)(A), (*C.float)(B), (*C.float)(Cm))
 	return true
 }
+
+// Memcpy copies n bytes with C's memcpy (C memory): the baseline of the
+// collectives' bandwidth benchmarks.
+func Memcpy(dst, src unsafe.Pointer, n int) { C.rt_memcpy(dst, src, C.size_t(n)) }

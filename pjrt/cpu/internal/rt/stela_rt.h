@@ -1,7 +1,8 @@
 /*
  * stela_rt.h: the runtime that compiled Stela programs call (ABI version
- * 2, docs/cpu-plugin.md "The compiled program's ABI"), and the plugin's
- * side of it: the thread pool and the GEMM routines.
+ * 3, docs/cpu-plugin.md "The compiled program's ABI"), and the plugin's
+ * side of it: the thread pool, the GEMM routines and the rendezvous of
+ * collectives (rt_coll.c).
  *
  * The same source (rt.c) is built into the plugin and, through cgo, into
  * test binaries (package pjrt/cpu/internal/rt), so that the code
@@ -10,12 +11,18 @@
 #ifndef STELA_RT_H_
 #define STELA_RT_H_
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#define STELA_RT_VERSION 2
+#define STELA_RT_VERSION 3
+
+/* The rendezvous of one execution's device threads (rt_coll.c). */
+typedef struct stela_rendezvous stela_rendezvous;
 
 /* The table passed to stela_entry. Fields may only be appended (with a
-   version bump): compiled programs check version >= 2 and nothing else. */
+   version bump): compiled programs check version >= 2 (>= 3 when they use
+   the fields of version 3) and nothing else. */
 typedef struct stela_rt {
   int64_t version;     /* STELA_RT_VERSION */
   int64_t num_threads; /* threads in the pool, >= 1 (the calling thread counts as one) */
@@ -31,6 +38,37 @@ typedef struct stela_rt {
                 int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
   void (*dgemm)(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
                 int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc);
+
+  /* ---- Version 3: the device this run is on, and collectives. ---- */
+  /* The execution's devices: num_replicas x num_partitions, >= 1. */
+  int64_t num_devices;
+  /* This run's execution index, replica_id * num_partitions + partition_id
+     (the order of the device assignment, replica-major). */
+  int64_t device_index;
+  int64_t num_replicas, num_partitions;
+  int64_t replica_id, partition_id;
+  /* The execution's rendezvous; NULL when it runs on one device. */
+  stela_rendezvous* rendezvous;
+  /* Collectives meet through these two calls; every device of an execution
+     makes the same calls in the same order (the same program), which is
+     how calls pair up. op_id numbers the op in the program (1 to 2^20-1)
+     and op names it for messages; members lists execution indices.
+
+     coll_exchange publishes this device's k pointers `mine` and waits
+     until each of the n members (this device among them, or not) has
+     published its own for the same call; then peers[j*k + i] is member
+     j's pointer i. coll_barrier waits until each of the n members has
+     reached it. Both return 0, or 1 with a message in err (naming op)
+     when the execution was aborted (a device failed, or ended its program
+     while others waited for it) or a member is at another op. A member
+     list of 0 waits for nobody; rendezvous NULL (one device) allows only
+     this device as a member. Pointers published by an exchange stay valid
+     until the publisher's next call: an op reads its peers' memory
+     between an exchange and a barrier over the same devices. */
+  int32_t (*coll_exchange)(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op, const int64_t* members,
+                           int64_t n, void* const* mine, int64_t k, void** peers, char err[256]);
+  int32_t (*coll_barrier)(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op, const int64_t* members,
+                          int64_t n, char err[256]);
 } stela_rt;
 
 /* The entry point of a compiled program. */
@@ -39,6 +77,7 @@ typedef int (*stela_entry_fn)(void* const* args, void* const* results, char err[
 /* ---- The plugin's side. ---- */
 
 typedef struct stela_pool stela_pool;
+typedef struct stela_crew stela_crew;
 
 /* The default pool size: $STELA_CPU_THREADS when it is a positive integer,
    else the number of online CPUs. */
@@ -52,9 +91,57 @@ stela_pool* stela_pool_new(int threads);
 void stela_pool_stop(stela_pool* p);
 /* Stops (if needed) and frees the pool. */
 void stela_pool_free(stela_pool* p);
+/* The pool's crew (below), NULL when it has none. */
+stela_crew* stela_pool_crew(stela_pool* p);
 
-/* Fills rt for a pool of the given size. */
+/* A crew: threads that run the devices of multi-device executions
+   (stela_rt_run_devices), started when an execution needs more than are
+   idle and parked between executions (rt_coll.c), so that an execution
+   does not pay for starting and joining its threads. Every pool has one;
+   stela_pool_stop stops it (joining its threads), after which executions
+   start threads of their own. */
+stela_crew* stela_crew_new(void);
+void stela_crew_stop(stela_crew* c);
+void stela_crew_free(stela_crew* c);
+
+/* Fills rt for a pool of the given size (one device: index 0 of 1). */
 void stela_rt_init(stela_rt* rt, int threads);
+/* Fills the version 3 fields of a one-device table (rt_coll.c). */
+void stela_rt_init_collectives(stela_rt* rt);
+
+/* A rendezvous for the n device threads of one execution (rt_coll.c);
+   NULL when out of memory. */
+stela_rendezvous* stela_rendezvous_new(int64_t n, int64_t num_partitions);
+void stela_rendezvous_free(stela_rendezvous* rv);
+/* Makes rt (a copy of base) the table of device d (execution index) of an
+   execution of replicas x partitions devices meeting at rv. */
+void stela_rt_for_device(stela_rt* rt, const stela_rt* base, stela_rendezvous* rv, int64_t d, int64_t replicas,
+                         int64_t partitions);
+/* Device d's program has ended: rc 0 (or 2, a failed expectation: it ran
+   to the end) means it joins no more collectives; any other rc means it
+   failed with message err, which aborts the rendezvous: every collective
+   waiting or yet to come returns an error. Waiters for d wake up. */
+void stela_rendezvous_leave(stela_rendezvous* rv, int64_t d, int rc, const char* err);
+/* The device whose failure aborted the rendezvous, or -1. */
+int64_t stela_rendezvous_cause(stela_rendezvous* rv);
+
+/* Runs entry on the replicas x partitions devices of one execution at the
+   same time: device d (execution index) on a thread of its own (device 0
+   on the calling thread; the others on the pool's crew, or on threads
+   started for the execution when stack_size is not 0 or the crew cannot
+   give one), with a copy of base for device d
+   (stela_rt_for_device) bound to one rendezvous and the pool bound as
+   stela_rt_run binds it; args[d] and results[d] are its buffers, errs[d]
+   (256 bytes) and rcs[d] its message and return code. A thread that
+   cannot be started (stack_size: 0 for the default) fails its device,
+   with a message saying so, when the program uses collectives (the others
+   then abort at their next collective); otherwise its device runs on the
+   calling thread after device 0. *cause is the device whose failure
+   aborted the execution, or -1. Returns 0, or -1 when out of memory
+   (nothing ran). */
+int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn entry, int64_t replicas,
+                         int64_t partitions, bool collectives, size_t stack_size, void* const* const* args,
+                         void* const* const* results, char* const* errs, int* rcs, int64_t* cause);
 
 /* Runs a compiled program's entry on the calling thread with pool bound to
    it (parallel_for uses the pool of the thread that calls it; NULL means
@@ -73,6 +160,9 @@ int stela_rt_blas_loaded(void);
    exports: what of the table it calls, so that the plugin can get it ready
    before the first execution. */
 #define STELA_RT_USES_GEMM 1
+/* The program calls coll_exchange or coll_barrier: its devices must run
+   at the same time. */
+#define STELA_RT_USES_COLLECTIVES 2
 
 /* The plugin's own GEMM (the fallback), callable directly for tests. */
 void stela_sgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,

@@ -1,0 +1,409 @@
+package sharding
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/stela-ml/stela/internal/env"
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
+	"github.com/stela-ml/stela/runtime"
+)
+
+// meshDevice is a mesh as a runtime.Device: its buffers are sharded
+// buffers, and it runs a program on them by compiling it for the mesh
+// (partitioned or annotated) and running that on every device at once.
+// Eager ops on sharded tensors reach it as one-op programs; jit compiles
+// whole functions through it (runtime.Compiler).
+type meshDevice struct {
+	m    *Mesh
+	name string
+
+	mu    sync.Mutex
+	progs map[string]*meshExec // by program text (shardings included)
+	order []*meshExec          // in the order they were compiled
+}
+
+func newMeshDevice(m *Mesh) *meshDevice {
+	return &meshDevice{m: m, name: fmt.Sprintf("mesh%v@%s/%s", m.ir, deviceRange(m.Devices()), m.mode), progs: map[string]*meshExec{}}
+}
+
+func (d *meshDevice) Name() string { return d.name }
+
+// Put replicates a host literal on every device of the mesh.
+func (d *meshDevice) Put(l *ir.Literal) (runtime.Buffer, error) {
+	return d.put(l, ir.Replicated(l.Type.Rank()))
+}
+
+// put lays l out over the mesh as sh says.
+func (d *meshDevice) put(l *ir.Literal, sh *ir.Sharding) (*shardedBuffer, error) {
+	b := &shardedBuffer{typ: l.Type, dev: d, sh: sh.Clone(), pieces: make([]runtime.Buffer, len(d.m.devices))}
+	for i, dev := range d.m.devices {
+		piece := l
+		if !sh.IsReplicated() {
+			piece = ir.ShardLiteral(l, d.m.ir, sh, i)
+		} else if i > 0 {
+			piece = l.Clone() // Put may keep what it is given
+		}
+		p, err := dev.Put(piece)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dev.Name(), err)
+		}
+		b.pieces[i] = p
+	}
+	return b, nil
+}
+
+// Run compiles f for the mesh with its parameters sharded as the
+// arguments are, and runs it.
+func (d *meshDevice) Run(f *ir.Func, args []runtime.Buffer) ([]runtime.Buffer, error) {
+	g := ir.CloneFunc(f)
+	g.InShardings = nil
+	for i, a := range args {
+		sh := ir.Replicated(g.Params[i].Type.Rank())
+		if sb, ok := a.(*shardedBuffer); ok && sb.dev == d {
+			sh = sb.sh
+		}
+		g.InShardings = append(g.InShardings, sh.Clone())
+	}
+	e, err := d.compile(g)
+	if err != nil {
+		return nil, err
+	}
+	return e.Run(args, ir.CallerLoc())
+}
+
+// Compile compiles f for the mesh: f's InShardings (nil entries:
+// replicated arguments) and OutShardings (nil: what propagation decides)
+// say how its arguments come and its results go.
+func (d *meshDevice) Compile(f *ir.Func) (runtime.Executable, error) { return d.compile(f) }
+
+func (d *meshDevice) compile(f *ir.Func) (*meshExec, error) {
+	g := ir.CloneFunc(f)
+	g.Mesh = d.m.ir
+	for i, p := range g.Params {
+		if g.InSharding(i) == nil {
+			setSharding(&g.InShardings, i, ir.Replicated(p.Type.Rank()))
+		}
+	}
+	key := g.String()
+	d.mu.Lock()
+	e := d.progs[key]
+	d.mu.Unlock()
+	if e != nil {
+		return e, nil
+	}
+	e, err := d.build(g)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	d.progs[key] = e
+	d.order = append(d.order, e)
+	d.mu.Unlock()
+	return e, nil
+}
+
+// ProgramInfo is what a mesh made of one program it compiled.
+type ProgramInfo struct {
+	Name string // the function's name (jit.WithName)
+	Mode Mode
+	// Collectives counts the per-device program's collective ops by name
+	// (each op once, even in a loop), and BytesMoved is what they
+	// receive per device per call. In Annotate mode they are what the
+	// plugin's partitioner reports, and Known is false when it reports
+	// nothing.
+	Collectives map[string]int
+	BytesMoved  int64
+	Known       bool
+	// Remarks are the partitioner's: ops computed whole, and why.
+	Remarks []string
+	// Conflicts are propagation's: values whose shardings disagree,
+	// with both Go lines and the bytes resharding moves.
+	Conflicts []string
+}
+
+// Compiled lists the programs compiled for the mesh so far, oldest
+// first.
+func (m *Mesh) Compiled() []ProgramInfo {
+	d := m.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []ProgramInfo
+	for _, e := range d.order {
+		out = append(out, e.info())
+	}
+	return out
+}
+
+func (e *meshExec) info() ProgramInfo {
+	pi := ProgramInfo{Name: e.name, Mode: e.d.m.mode}
+	for _, c := range e.report.Conflicts {
+		pi.Conflicts = append(pi.Conflicts, fmt.Sprintf("%s at %v: %v", c.Instr.Op, c.Instr.Loc.Primary(), c))
+	}
+	if e.partd != nil {
+		pi.Collectives, pi.BytesMoved, pi.Known = e.partd.Collectives, e.partd.BytesMoved, true
+		for _, r := range e.partd.Remarks {
+			pi.Remarks = append(pi.Remarks, r.String())
+		}
+	}
+	return pi
+}
+
+func setSharding(ss *[]*ir.Sharding, i int, s *ir.Sharding) {
+	for len(*ss) <= i {
+		*ss = append(*ss, nil)
+	}
+	(*ss)[i] = s
+}
+
+// meshExec is a program compiled for a mesh.
+type meshExec struct {
+	d        *meshDevice
+	name     string
+	in, out  []*ir.Sharding // global parameters' and results' shardings
+	params   []ir.Type      // global types
+	results  []ir.Type
+	exe      runtime.MultiExecutable
+	partd    *passes.Partitioned // partition mode
+	report   *passes.ShardingReport
+	annotate bool
+}
+
+// build partitions or annotates g (which has the mesh and complete
+// InShardings) and compiles it for the mesh's devices.
+func (d *meshDevice) build(g *ir.Func) (*meshExec, error) {
+	m := d.m
+	e := &meshExec{d: d, name: g.Name, annotate: m.mode == Annotate}
+	for _, p := range g.Params {
+		e.params = append(e.params, p.Type)
+	}
+	for _, r := range g.Results {
+		e.results = append(e.results, r.Type)
+	}
+	if err := ir.Verify(g); err != nil {
+		return nil, err
+	}
+	rep, err := passes.PrepareSharding(g)
+	if err != nil {
+		return nil, err
+	}
+	e.report = rep
+	n := len(m.devices)
+	if e.annotate {
+		var dp, dr []ir.Type
+		for _, p := range g.Params {
+			e.in = append(e.in, p.Sharding.Clone())
+			dp = append(dp, p.Sharding.ShardType(m.ir, p.Type))
+		}
+		for i, r := range g.Results {
+			sh := g.OutSharding(i)
+			if sh == nil {
+				sh = r.Sharding
+			}
+			setSharding(&g.OutShardings, i, sh.Clone())
+			e.out = append(e.out, sh.Clone())
+			dr = append(dr, sh.ShardType(m.ir, r.Type))
+		}
+		e.exe, err = runtime.CompileMulti(g, runtime.CompileSpec{Partitions: n, Devices: m.devices, SPMD: true, DeviceParams: dp, DeviceResults: dr})
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		p, err := passes.Partition(g, rep)
+		if err != nil {
+			return nil, err
+		}
+		// The partitioner computes device coordinates and offsets per use;
+		// the standard pipeline merges and folds them.
+		mod := &ir.Module{Funcs: []*ir.Func{p.Func}}
+		if _, err := passes.Run(mod, passes.Default, passes.Options{}); err != nil {
+			return nil, err
+		}
+		p.Func = mod.Funcs[0]
+		e.partd, e.in, e.out = p, p.InShardings, p.OutShardings
+		e.exe, err = runtime.CompileMulti(p.Func, runtime.CompileSpec{Partitions: n, Devices: m.devices})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if env.Log().Sharding {
+		e.log(logOut())
+	}
+	return e, nil
+}
+
+// LogOutput is where STELA_LOG=sharding writes; nil means os.Stderr.
+var LogOutput io.Writer
+
+func logOut() io.Writer {
+	if LogOutput != nil {
+		return LogOutput
+	}
+	return os.Stderr
+}
+
+// log writes what propagation decided and the partitioned program's
+// collectives.
+func (e *meshExec) log(w io.Writer) {
+	fmt.Fprintf(w, "stela sharding: @%s on %v\n", e.name, e.d.m)
+	e.report.ExplainAll(w)
+	if e.partd != nil {
+		fmt.Fprintf(w, "collectives: %s; %s moved per device per call\n", formatCollectives(e.partd.Collectives), formatBytes(e.partd.BytesMoved))
+		for _, r := range e.partd.Remarks {
+			fmt.Fprintln(w, r)
+		}
+	}
+}
+
+func formatCollectives(c map[string]int) string {
+	if len(c) == 0 {
+		return "none"
+	}
+	var names []string
+	for n := range c {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%d %s", c[n], n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Hash is "": the per-device programs are cached by the runtime.
+func (e *meshExec) Hash() string { return e.exe.Hash() }
+
+// Run runs the program on arguments laid out over the mesh; arguments
+// laid out otherwise (whole on one device, or sharded another way) are
+// laid out as the program wants first.
+func (e *meshExec) Run(args []runtime.Buffer, loc ir.Loc) ([]runtime.Buffer, error) {
+	if len(args) != len(e.in) {
+		return nil, fmt.Errorf("@%s: %d arguments, want %d", e.name, len(args), len(e.in))
+	}
+	n := len(e.d.m.devices)
+	per := make([][]runtime.Buffer, n)
+	for i, a := range args {
+		if !a.Type().Equal(e.params[i]) {
+			return nil, fmt.Errorf("@%s: argument #%d has type %v, want %v", e.name, i, a.Type(), e.params[i])
+		}
+		sb, err := e.d.layout(a, e.in[i])
+		if err != nil {
+			return nil, fmt.Errorf("@%s: argument #%d: %w", e.name, i, err)
+		}
+		for k := range n {
+			per[k] = append(per[k], sb.pieces[k])
+		}
+	}
+	outs, err := e.exe.RunDevices(per, loc)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]runtime.Buffer, len(e.out))
+	for j := range e.out {
+		b := &shardedBuffer{typ: e.results[j], dev: e.d, sh: e.out[j], pieces: make([]runtime.Buffer, n)}
+		for k := range n {
+			b.pieces[k] = outs[k][j]
+		}
+		res[j] = b
+	}
+	return res, nil
+}
+
+// layout returns a as a sharded buffer of d laid out as sh: itself, or
+// a copy (gathered through the host and split again).
+func (d *meshDevice) layout(a runtime.Buffer, sh *ir.Sharding) (*shardedBuffer, error) {
+	if sb, ok := a.(*shardedBuffer); ok && sb.dev == d && sb.sh.Equal(sh) {
+		if sb.freed {
+			return nil, errors.New("the sharded tensor was freed")
+		}
+		return sb, nil
+	}
+	l, err := a.Literal()
+	if err != nil {
+		return nil, err
+	}
+	return d.put(l, sh)
+}
+
+// shardedBuffer is one logical array laid out across a mesh's devices.
+type shardedBuffer struct {
+	typ    ir.Type
+	dev    *meshDevice
+	sh     *ir.Sharding
+	pieces []runtime.Buffer
+	freed  bool
+}
+
+func (b *shardedBuffer) Type() ir.Type            { return b.typ }
+func (b *shardedBuffer) Device() runtime.Device   { return b.dev }
+func (b *shardedBuffer) Mesh() *ir.Mesh           { return b.dev.m.ir }
+func (b *shardedBuffer) Sharding() *ir.Sharding   { return b.sh }
+func (b *shardedBuffer) Pieces() []runtime.Buffer { return b.pieces }
+func (b *shardedBuffer) Freed() bool              { return b.freed }
+
+// Literal gathers the pieces into one host array, reading one device
+// per distinct piece.
+func (b *shardedBuffer) Literal() (*ir.Literal, error) {
+	if b.freed {
+		return nil, errors.New("buffer was freed")
+	}
+	m := b.dev.m.ir
+	lt := b.sh.ShardType(m, b.typ)
+	pieces := make([]*ir.Literal, len(b.pieces))
+	seen := map[string]*ir.Literal{}
+	for i, p := range b.pieces {
+		k := pieceKey(m, b.sh, i)
+		if l, ok := seen[k]; ok {
+			pieces[i] = l
+			continue
+		}
+		l, err := p.Literal()
+		if err != nil {
+			return nil, err
+		}
+		if !l.Type.Equal(lt) {
+			return nil, fmt.Errorf("internal error: piece %d on %s is %v, want %v", i, p.Device().Name(), l.Type, lt)
+		}
+		seen[k], pieces[i] = l, l
+	}
+	return ir.UnshardLiteral(pieces, m, b.sh, b.typ)
+}
+
+// pieceKey identifies the block mesh device i holds.
+func pieceKey(m *ir.Mesh, sh *ir.Sharding, i int) string {
+	var b strings.Builder
+	for _, axes := range sh.Dims {
+		fmt.Fprintf(&b, "%d,", m.Index(i, axes))
+	}
+	return b.String()
+}
+
+// Free releases every piece.
+func (b *shardedBuffer) Free() {
+	if b.freed {
+		return
+	}
+	b.freed = true
+	for _, p := range b.pieces {
+		if f, ok := p.(runtime.Freer); ok {
+			f.Free()
+		}
+	}
+}
