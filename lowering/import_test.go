@@ -265,12 +265,21 @@ func TestImportShardingConstraint(t *testing.T) {
 		if sc.Instr == nil || sc.Instr.Op != ir.OpCustomCall || sc.Instr.Attr.(ir.CustomCallAttr).Target != "Sharding" || g.Results[0] != sc.Instr.Results[0] {
 			t.Fatalf("kept call: instr %v in\n%s", sc.Instr, g)
 		}
-		// What the next step does: the mesh back, the call in place
-		// becomes the constraint, and the function lowers as before.
+		// What the next step does: with the mesh back, the strings
+		// become shardings (ParseHLOSharding) and the call in place the
+		// constraint, and the function lowers as before.
 		g.Mesh = f.Mesh
-		g.InShardings = f.InShardings
+		parse := func(s string, typ ir.Type) *ir.Sharding {
+			sh, err := ParseHLOSharding(s, g.Mesh, typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sh
+		}
+		g.InShardings = []*ir.Sharding{parse(im.ArgShardings[0], g.Params[0].Type)}
+		g.OutShardings = []*ir.Sharding{parse(im.ResultShardings[0], g.Results[0].Type)}
 		sc.Instr.Op = ir.OpShardingConstraint
-		sc.Instr.Attr = f.Body[0].Attr
+		sc.Instr.Attr = ir.ShardingConstraintAttr{Sharding: *parse(sc.Sharding, sc.Operand.Type)}
 		if err := ir.Verify(g); err != nil {
 			t.Fatal(err)
 		}
