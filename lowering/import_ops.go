@@ -961,8 +961,12 @@ func importComposite(c *opCtx) ([]*ir.Value, error) {
 		return nil, err
 	}
 	f := ir.NewFunc(sym.Name)
-	for _, v := range c.args {
-		f.AddParam(v.Type, ir.UnknownLoc)
+	for i, v := range c.args {
+		loc := ir.UnknownLoc
+		if blk := callee.Entry(); i < len(blk.Args) {
+			loc = importLoc(blk.Args[i].Loc)
+		}
+		f.AddParam(v.Type, loc)
 	}
 	if err := c.inline(callee, f, f.Params); err != nil {
 		return nil, err
