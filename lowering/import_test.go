@@ -483,3 +483,25 @@ func readDir(t *testing.T, dir, suffix string) []string {
 	}
 	return out
 }
+
+// TestImportsEveryLoweredOp: every op the lowering emits has an import
+// rule, so that nothing Stela writes is beyond Import.
+func TestImportsEveryLoweredOp(t *testing.T) {
+	for _, c := range opCases() {
+		for _, o := range allOps(lower(t, c.build(t))) {
+			if !isTerminatorName(o.Name) && !CanImport(o.Name) {
+				t.Errorf("%s: the lowering emits %s, which Import has no rule for", c.name, o.Name)
+			}
+		}
+	}
+	for _, name := range []string{"stablehlo.add", "func.call", "stablehlo.broadcast", "stablehlo.if"} {
+		if !CanImport(name) {
+			t.Errorf("CanImport(%q) = false", name)
+		}
+	}
+	for _, name := range []string{"stablehlo.map", "chlo.erf", "func.return"} {
+		if CanImport(name) {
+			t.Errorf("CanImport(%q) = true", name)
+		}
+	}
+}
