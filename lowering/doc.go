@@ -1,5 +1,6 @@
 // Package lowering turns an ir.Func into a stablehlo.Module, one rule per
-// op.
+// op, and back: Import (import.go) makes an ir.Module of a StableHLO
+// module, Stela's own or another producer's (docs/import.md).
 //
 // In: an *ir.Func (or *ir.Module) that ir.Verify accepts; Options.Verify
 // runs the verifier first. Out: a *stablehlo.Module shaped as JAX shapes

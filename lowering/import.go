@@ -202,7 +202,7 @@ func (im *importer) module() error {
 	}
 	// A function that only composites name is their regions' source, not
 	// a function of the ir module.
-	calledOrOther := map[string]bool{}
+	called := map[string]bool{}
 	decomps := map[string]bool{}
 	for _, f := range m.Funcs {
 		walkOps(f.Body, func(o *stablehlo.Op) {
@@ -213,7 +213,7 @@ func (im *importer) module() error {
 				}
 			case "func.call":
 				if s, ok := o.Attr("callee").(stablehlo.SymbolRefAttr); ok {
-					calledOrOther[s.Name] = true
+					called[s.Name] = true
 				}
 			}
 		})
@@ -229,7 +229,9 @@ func (im *importer) module() error {
 	}
 	irm.Funcs = append(irm.Funcs, main)
 	for _, f := range m.Funcs {
-		if f == entry || decomps[f.Name] && !calledOrOther[f.Name] {
+		// A declaration has nothing to import; calling one is an error
+		// (at the call).
+		if f == entry || decomps[f.Name] && !called[f.Name] || f.Body == nil {
 			continue
 		}
 		g, err := im.function(f, f.Name, false)

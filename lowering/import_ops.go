@@ -234,19 +234,41 @@ func importCompare(c *opCtx) ([]*ir.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	args := c.args
 	if typ != "" {
 		i := slices.Index(ir.ComparisonType(0).EnumNames(), typ)
 		if i < 0 {
 			return nil, c.errorf("unknown compare_type %s", typ)
 		}
 		a.Type = ir.ComparisonType(i)
-		// The default for the element type is what the lowering writes
-		// for NOTYPE.
-		if len(c.args) > 0 && typ == defaultCompareType(c.args[0].Type.DType) {
-			a.Type = ir.CmpNoType
+		if len(args) == 2 {
+			// StableHLO's integers are signless: an UNSIGNED comparison of
+			// i32 compares the bits as ui32, which the IR spells with
+			// bitcasts (and SIGNED of uiN alike).
+			d := args[0].Type.DType
+			if to, ok := flipSign[d]; ok && (typ == "UNSIGNED" && d.IsSigned() || typ == "SIGNED" && d.IsUnsigned()) {
+				args = make([]*ir.Value, 2)
+				for k, v := range c.args {
+					var err error
+					if args[k], err = c.emit1(ir.OpBitcastConvert, []*ir.Value{v}, ir.BitcastConvertAttr{To: to}); err != nil {
+						return nil, err
+					}
+				}
+			}
+			// The default for the element type is what the lowering
+			// writes for NOTYPE.
+			if typ == defaultCompareType(args[0].Type.DType) {
+				a.Type = ir.CmpNoType
+			}
 		}
 	}
-	return c.emit(ir.OpCompare, c.args, a)
+	return c.emit(ir.OpCompare, args, a)
+}
+
+// flipSign maps each integer type to the one of the other signedness.
+var flipSign = map[ir.DType]ir.DType{
+	ir.S8: ir.U8, ir.S16: ir.U16, ir.S32: ir.U32, ir.S64: ir.U64,
+	ir.U8: ir.S8, ir.U16: ir.S16, ir.U32: ir.S32, ir.U64: ir.S64,
 }
 
 func importConvert(c *opCtx) ([]*ir.Value, error) {
@@ -939,8 +961,12 @@ func importComposite(c *opCtx) ([]*ir.Value, error) {
 		return nil, err
 	}
 	f := ir.NewFunc(sym.Name)
-	for _, v := range c.args {
-		f.AddParam(v.Type, ir.UnknownLoc)
+	for i, v := range c.args {
+		loc := ir.UnknownLoc
+		if blk := callee.Entry(); i < len(blk.Args) {
+			loc = importLoc(blk.Args[i].Loc)
+		}
+		f.AddParam(v.Type, loc)
 	}
 	if err := c.inline(callee, f, f.Params); err != nil {
 		return nil, err

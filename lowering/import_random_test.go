@@ -212,6 +212,18 @@ func randomProgram(t *testing.T, r *rand.Rand) *ir.Func {
 			}
 		case 19:
 			add(emit(f, ir.OpReducePrecision, ir.ReducePrecisionAttr{ExponentBits: 5, MantissaBits: 10}, []*ir.Value{pick(ir.F32)}))
+			// A composite whose decomposition has located parameters
+			// and ops. Its constant makes each decomposition distinct: the
+			// lowering shares one function between composites of the same
+			// decomposition, locations aside, so their locations would
+			// come back as the first one's.
+			g := ir.NewFunc("", F)
+			emit(g, ir.OpConstant, ir.ConstantAttr{Value: ir.ScalarLiteral(ir.F32, float64(line))}, nil)
+			g.Params[0].SetParamLoc(ir.Loc{File: "composite.go", Line: r.IntN(9)})
+			a := emit(g, floatUnary[r.IntN(len(floatUnary))], nil, g.Params)
+			g.Return(emit(g, floatBinary[r.IntN(len(floatBinary))], nil, []*ir.Value{a, g.Params[0]}))
+			attrs := []ir.NamedAttr{{Name: "k", Value: int64(r.IntN(5))}, {Name: "b", Value: r.IntN(2) == 0}}
+			add(emit(f, ir.OpComposite, ir.CompositeAttr{Name: "rand.op", Attrs: attrs, Version: r.IntN(2)}, []*ir.Value{pick(ir.F32)}, g))
 		}
 	}
 	var results []*ir.Value

@@ -26,11 +26,19 @@ func TestPrintParseRoundTrip(t *testing.T) {
 }
 
 // TestGoldenFilesParse checks print(parse(golden)) == golden for every
-// golden file, so the goldens stay valid StableHLO text.
+// golden file, so the goldens stay valid StableHLO text. testdata/import
+// holds the importer's inputs, written by JAX and by hand rather than by
+// the printer, so they are not in its canonical form.
 func TestGoldenFilesParse(t *testing.T) {
 	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".mlir") {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() && path == filepath.Join("testdata", "import") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".mlir") {
+			return nil
 		}
 		t.Run(path, func(t *testing.T) {
 			text := readFile(t, path)

@@ -23,13 +23,13 @@ rng = np.random.default_rng(0)
 def f32(*s):
     return rng.standard_normal(s).astype(np.float32)
 
-def save(name, f, *args, run=True, lowered=None):
+def save(name, f, *args, run=True, lowered=None, runner=None):
     text = (lowered or jax.jit(f).lower(*args)).as_text()
     with open(name + ".mlir", "w") as fh:
         fh.write(text)
     if not run:
         return
-    outs = jax.tree_util.tree_leaves(jax.jit(f)(*args))
+    outs = jax.tree_util.tree_leaves((runner or jax.jit(f))(*args))
     arrays = {f"in{i}": np.asarray(a) for i, a in enumerate(args)}
     arrays.update({f"out{i}": np.asarray(o) for i, o in enumerate(outs)})
     np.savez(name + ".npz", **arrays)
@@ -188,15 +188,18 @@ sf = jax.jit(sharded, in_shardings=(NamedSharding(mesh, P("data", None)), NamedS
 x, w = f32(4, 3), f32(3, 2)
 save("sharded", sharded, x, w, lowered=sf.lower(x, w))
 
-# Collectives: pmap over 4 devices (text only).
+# Collectives: pmap over 4 devices, which JAX lowers through shard_map.
+# The outputs stack the devices' results along the first dimension.
 def pm(x):
     return (lax.psum(x, "i"), lax.all_gather(x, "i"), lax.ppermute(x, "i", [(0, 1), (1, 2), (2, 3), (3, 0)]),
             lax.axis_index("i"), lax.psum_scatter(x, "i", tiled=True), lax.pmax(x, "i"))
-save("pmap", None, run=False, lowered=jax.pmap(pm, axis_name="i").lower(f32(4, 8)))
+x = f32(4, 8)
+save("pmap", None, x, lowered=jax.pmap(pm, axis_name="i").lower(x), runner=jax.pmap(pm, axis_name="i"))
 
 def a2a(x):
     return lax.all_to_all(x, "i", 0, 0, tiled=True)
-save("all_to_all", None, run=False, lowered=jax.pmap(a2a, axis_name="i").lower(f32(4, 8)))
+x = f32(4, 8)
+save("all_to_all", None, x, lowered=jax.pmap(a2a, axis_name="i").lower(x), runner=jax.pmap(a2a, axis_name="i"))
 
 # Not importable: ops the IR lacks (text only, for the error tests).
 save("erf", lambda x: jax.lax.erf(x), f32(3), run=False)
