@@ -134,6 +134,10 @@ type jobResult struct {
 	outShardings   []string
 	collectives    []collective
 	hlo            string
+	// canonical maps each mhlo.sharding string of a sharded job's module
+	// to XLA's canonical text of it (what paramShardings and
+	// outShardings are written in).
+	canonical map[string]string
 }
 
 // run runs the jobs on XLA and stores each one's result in it. A crash of
@@ -247,10 +251,11 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		HLOAlias string  `json:"hlo_alias"`
 		NoDeriv  []int   `json:"no_deriv"`
 		// Sharded jobs.
-		ParamShardings []string     `json:"param_shardings"`
-		OutShardings   []string     `json:"out_shardings"`
-		Collectives    []collective `json:"collectives"`
-		NOuts          int          `json:"n_outs"`
+		ParamShardings []string          `json:"param_shardings"`
+		OutShardings   []string          `json:"out_shardings"`
+		Canonical      map[string]string `json:"canonical_shardings"`
+		Collectives    []collective      `json:"collectives"`
+		NOuts          int               `json:"n_outs"`
 	}
 	var rs []result
 	if rb, err := os.ReadFile(results); err == nil {
@@ -282,7 +287,7 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 	for i, res := range rs {
 		j := jobs[i]
 		j.result = jobResult{ok: res.OK, err: res.Error, compileS: res.CompileS, runS: res.RunS, aliased: res.Aliased, hloAlias: res.HLOAlias,
-			paramShardings: res.ParamShardings, outShardings: res.OutShardings, collectives: res.Collectives}
+			paramShardings: res.ParamShardings, outShardings: res.OutShardings, canonical: res.Canonical, collectives: res.Collectives}
 		if p := m.Jobs[i].HLO; p != "" {
 			if b, err := os.ReadFile(filepath.Join(dir, p)); err == nil {
 				j.result.hlo = string(b)

@@ -56,7 +56,8 @@ it must agree with the job. The process runs with
 the manifest needs (read before jax is imported; a batch without sharded
 jobs runs as before, with one device). For a sharded job the result line
 also has "param_shardings" and "out_shardings" (XLA's HloSharding text per
-parameter and result), "collectives" (every collective instruction of the
+parameter and result), "canonical_shardings" (each mhlo.sharding string of
+the module, as XLA prints it back), "collectives" (every collective instruction of the
 partitioned, optimized HLO module: {"op", "shape", "operand_bytes",
 "result_bytes", "groups", "device_groups"}; op is all-reduce, all-gather, reduce-scatter,
 all-to-all, collective-permute, collective-broadcast or ragged-all-to-all,
@@ -390,13 +391,14 @@ def run_sharded(job, text, args, backend, res, path):
         m = re.search(re.escape(attr) + r"\s*=\s*(\d+)", head)
         if m and int(m.group(1)) != want:
             raise ValueError("the module says %s = %s, the job %d" % (attr, m.group(1), want))
-    if not job.get("lenient_shardings"):
-        # XLA drops a sharding string it cannot parse without a word (the
-        # value is then replicated): reject the module instead.
-        for sh in sorted(set(re.findall(r'mhlo\.sharding\s*=\s*"([^"]*)"', text))):
-            try:
-                xc.HloSharding.from_string(sh)
-            except Exception as e:
+    res["canonical_shardings"] = canon = {}
+    for sh in sorted(set(re.findall(r'mhlo\.sharding\s*=\s*"([^"]*)"', text))):
+        try:
+            canon[sh] = str(xc.HloSharding.from_string(sh))
+        except Exception as e:
+            # XLA drops a sharding string it cannot parse without a word
+            # (the value is then replicated): reject the module instead.
+            if not job.get("lenient_shardings"):
                 raise ValueError("XLA cannot parse mhlo.sharding %r (it would drop it and replicate the value): %s"
                                  % (sh, str(e).replace("\n", " ")))
     if n > len(backend.devices()):

@@ -18,8 +18,10 @@ import (
 //     unpartitioned: bit for bit where no sum is split (elementwise ops and
 //     data movement; NaN payloads aside), and within 2·n·u·Σ|terms| where
 //     a contraction is (both results are within n·u·Σ|terms| of the exact
-//     sum, n the number of terms in a path from the inputs to a result,
-//     Σ|terms| the program run unpartitioned on |inputs|);
+//     value to first order, n the total length of the sums on a path from
+//     an input to a result, 16 + 64 for the MLPs, Σ|terms| the program run
+//     unpartitioned on |inputs|: relu is 1-Lipschitz and the identity on
+//     them);
 //   - the collectives XLA chose are the ones the shardings call for: none
 //     for a data-parallel matmul, exactly one all-reduce over the model
 //     devices for a Megatron MLP, on one mesh axis and on a 2x4 mesh, and
@@ -32,18 +34,15 @@ import (
 //     the device map written out by hand, and one that subtracts its
 //     partition id from its tile of that map gives zeros.
 func TestXLASharded(t *testing.T) {
+	// Programs go into b; their checks, run as subtests once b has run,
+	// into checks.
 	var b shardBatch
-	type check func(t *testing.T)
-	var checks []struct {
+	type check struct {
 		name string
-		fn   check
+		fn   func(t *testing.T)
 	}
-	add := func(name string, fn check) {
-		checks = append(checks, struct {
-			name string
-			fn   check
-		}{name, fn})
-	}
+	var checks []check
+	add := func(name string, fn func(t *testing.T)) { checks = append(checks, check{name, fn}) }
 
 	// Contractions: compared within a bound from the program on |inputs|.
 	contraction := func(name, mlir string, n, terms int, args []*ir.Literal, want func(t *testing.T, cs []collective)) *job {
@@ -204,19 +203,15 @@ func TestXLASharded(t *testing.T) {
 		n              int
 		rows, cols     int
 		sx, sy, s0, s1 string
-		// compiled is s1 as XLA prints it back, where that differs.
-		compiled string
 	}{
-		{"replicated", 2, 6, 4, "{replicated}", "{replicated}", "{replicated}", "{replicated}", ""},
-		{"rows", 2, 6, 4, "{devices=[2,1]<=[2]}", "{devices=[2,1]<=[2]}", "{devices=[2,1]<=[2]}", "{devices=[2,1]<=[2]}", ""},
+		{"replicated", 2, 6, 4, "{replicated}", "{replicated}", "{replicated}", "{replicated}"},
+		{"rows", 2, 6, 4, "{devices=[2,1]<=[2]}", "{devices=[2,1]<=[2]}", "{devices=[2,1]<=[2]}", "{devices=[2,1]<=[2]}"},
 		{"last_tile_dim_replicate", 4, 6, 4, "{devices=[1,2,2]<=[4] last_tile_dim_replicate}", "{devices=[2,1,2]<=[4] last_tile_dim_replicate}",
-			"{devices=[1,2,2]<=[4] last_tile_dim_replicate}", "{devices=[2,2]<=[4]}", ""},
-		{"maximal", 4, 6, 4, "{maximal device=1}", "{devices=[4,1]<=[4]}", "{maximal device=3}", "{replicated}", ""},
-		{"iota_transposed", 8, 6, 8, "{devices=[2,4]<=[4,2]T(1,0)}", "{devices=[2,4]<=[8]}", "{devices=[2,4]<=[4,2]T(1,0)}", "{devices=[4,2]<=[2,4]T(1,0)}", ""},
-		{"device_list", 4, 6, 4, "{devices=[2,2]3,1,0,2}", "{devices=[2,2]<=[4]}", "{devices=[2,2]3,1,0,2}", "{devices=[1,2,2]2,0,3,1 last_tile_dim_replicate}",
-			// The copies of a tile are a set: XLA sorts them.
-			"{devices=[1,2,2]0,2,1,3 last_tile_dim_replicate}"},
-		{"uneven", 4, 7, 5, "{devices=[4,1]<=[4]}", "{devices=[1,4]<=[4]}", "{devices=[1,2,2]<=[4] last_tile_dim_replicate}", "{devices=[4,1]<=[4]}", ""},
+			"{devices=[1,2,2]<=[4] last_tile_dim_replicate}", "{devices=[2,2]<=[4]}"},
+		{"maximal", 4, 6, 4, "{maximal device=1}", "{devices=[4,1]<=[4]}", "{maximal device=3}", "{replicated}"},
+		{"iota_transposed", 8, 6, 8, "{devices=[2,4]<=[4,2]T(1,0)}", "{devices=[2,4]<=[8]}", "{devices=[2,4]<=[4,2]T(1,0)}", "{devices=[4,2]<=[2,4]T(1,0)}"},
+		{"device_list", 4, 6, 4, "{devices=[2,2]3,1,0,2}", "{devices=[2,2]<=[4]}", "{devices=[2,2]3,1,0,2}", "{devices=[1,2,2]2,0,3,1 last_tile_dim_replicate}"},
+		{"uneven", 4, 7, 5, "{devices=[4,1]<=[4]}", "{devices=[1,4]<=[4]}", "{devices=[1,2,2]<=[4] last_tile_dim_replicate}", "{devices=[4,1]<=[4]}"},
 	}
 	for _, f := range forms {
 		ty := fmt.Sprintf("tensor<%dx%dxf32>", f.rows, f.cols)
@@ -229,11 +224,13 @@ func TestXLASharded(t *testing.T) {
   }
 }`, f.n, ty, f.sx, f.sy, f.s0, f.s1)
 		exact("forms/"+f.name, mlir, f.n, []*ir.Literal{withNaNs(f32(f.rows, f.cols)), f32(f.rows, f.cols)}, func(t *testing.T, s *job) {
-			// XLA compiled the shardings it was given.
+			// XLA compiled the shardings it was given, in its
+			// canonical text (the copies of a tile are a set: XLA
+			// sorts them).
 			got := append(append([]string{}, s.result.paramShardings...), s.result.outShardings...)
-			want := []string{f.sx, f.sy, f.s0, f.s1}
-			if f.compiled != "" {
-				want[3] = f.compiled
+			var want []string
+			for _, sh := range []string{f.sx, f.sy, f.s0, f.s1} {
+				want = append(want, s.result.canonical[sh])
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("XLA compiled shardings %v, want %v", got, want)
@@ -249,6 +246,19 @@ func TestXLASharded(t *testing.T) {
 	bad := b.add("iota_without_transpose", badMLIR, 4, mlpArgs)
 	dropped := b.add("iota_without_transpose/lenient", badMLIR, 4, mlpArgs)
 	dropped.lenient = true
+	add("canonical", func(t *testing.T) {
+		// XLA's canonical text of the strings of forms/device_list.
+		const s, want = "{devices=[1,2,2]2,0,3,1 last_tile_dim_replicate}", "{devices=[1,2,2]0,2,1,3 last_tile_dim_replicate}"
+		for _, j := range b.jobs {
+			if j.name == "forms/device_list" {
+				if got := j.result.canonical[s]; got != want {
+					t.Errorf("XLA prints %s as %q, want %s", s, got, want)
+				}
+				return
+			}
+		}
+		t.Fatal("no job forms/device_list")
+	})
 	add("iota_without_transpose", func(t *testing.T) {
 		const want = "expected 'T(' to start sharding devices iota_transpose_perm"
 		if bad.result.ok || !strings.Contains(bad.result.err, want) {
