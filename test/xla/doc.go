@@ -93,21 +93,24 @@
 // use_spmd_partitioning, device assignment [[0..N-1]], on N of the host
 // devices --xla_force_host_platform_device_count makes; the Python process
 // of a batch without sharded programs keeps its one device), run on the
-// *global* arguments, cut into shards by the shardings XLA compiled for
-// its parameters, and its *global* results assembled from their shards
-// (copies of a shard must agree bit for bit). It reports the collectives
-// of XLA's partitioned, optimized module: opcode, result shape, bytes in
-// and out per device, and the device groups. The helpers: shardBatch (add,
-// addPair for a program and its unpartitioned reference, run) and
-// runXLASharded for one program; formatCollectives prints XLA's choices
-// next to Stela's. The reference of a sharded program is the same text
-// compiled without SPMD for one device: XLA then ignores the shardings and
-// drops custom_call @Sharding. TestXLASharded checks the oracle on
-// hand-written programs (data-parallel matmul: no collective; Megatron MLP:
-// one all-reduce; the MLP on a 2x4 mesh: one all-reduce per data row; a
-// @Sharding constraint forcing an all-gather or all-to-all; every sharding
-// form below, uneven tiles included), against their unpartitioned results:
-// bit for bit without split sums, within 2·n·u·Σ|terms| with them.
+// *global* arguments, cut into shards by the shardings XLA compiled for its
+// parameters, and its *global* results assembled from their shards (copies
+// of a shard must agree bit for bit). It reports the collectives of XLA's
+// partitioned, optimized module: opcode, result shape, bytes in and out per
+// device, and the device groups; the shardings XLA compiled for the
+// parameters and results; and XLA's canonical text of each mhlo.sharding
+// string of the module (compare those, not the strings emitted). The
+// helpers: shardBatch (add, addPair for a program and its unpartitioned
+// reference, run) and runXLASharded for one program; formatCollectives
+// prints XLA's choices next to Stela's. The reference of a sharded program
+// is the same text compiled without SPMD for one device: XLA then ignores
+// the shardings and drops custom_call @Sharding. TestXLASharded checks the
+// oracle on hand-written programs (data-parallel matmul: no collective;
+// Megatron MLP: one all-reduce; the MLP on a 2x4 mesh: one all-reduce per
+// data row; a @Sharding constraint forcing an all-gather or all-to-all;
+// every sharding form below, uneven tiles included), against their
+// unpartitioned results: bit for bit without split sums, within
+// 2·n·u·Σ|terms| with them.
 //
 // What the lowering must emit, as XLA in jaxlib 0.10.2 reads it (checked
 // by TestXLASharded):
