@@ -238,6 +238,19 @@ func TestXLASharded(t *testing.T) {
 		})
 	}
 
+	// Other element types travel too (bf16 as numpy's V2, complex, i1),
+	// NaNs of bf16 included; replicated results are checked copy by copy.
+	exact("dtypes", `module @dtypes attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%x: tensor<4x6xbf16> {mhlo.sharding = "{devices=[2,1]<=[2]}"}, %c: tensor<4x6xcomplex<f32>> {mhlo.sharding = "{devices=[1,2]<=[2]}"}, %p: tensor<4x6xi1> {mhlo.sharding = "{devices=[2,1]<=[2]}"}, %i: tensor<4x6xi64> {mhlo.sharding = "{devices=[1,2]<=[2]}"}) -> (tensor<4x6xbf16> {mhlo.sharding = "{replicated}"}, tensor<4x6xcomplex<f32>> {mhlo.sharding = "{replicated}"}, tensor<4x6xi1> {mhlo.sharding = "{replicated}"}, tensor<4x6xi64> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) {
+    %a = stablehlo.add %x, %x : tensor<4x6xbf16>
+    %m = stablehlo.multiply %c, %c : tensor<4x6xcomplex<f32>>
+    %n = stablehlo.not %p : tensor<4x6xi1>
+    %k = stablehlo.negate %i : tensor<4x6xi64>
+    return %a, %m, %n, %k : tensor<4x6xbf16>, tensor<4x6xcomplex<f32>>, tensor<4x6xi1>, tensor<4x6xi64>
+  }
+}`, 2, []*ir.Literal{withNaNs(randLit(r, ir.TensorOf(ir.BF16, 4, 6), false)), randLit(r, ir.TensorOf(ir.C64, 4, 6), true),
+		randLit(r, ir.TensorOf(ir.Bool, 4, 6), false), randLit(r, ir.TensorOf(ir.S64, 4, 6), false)}, nil)
+
 	// An iota tile assignment over more than one dimension needs its
 	// transpose, even the identity: {devices=[1,4]<=[2,2]} does not parse
 	// (the form without one is <=[4]). XLA drops such a string without a
