@@ -102,6 +102,18 @@ type job struct {
 	kind    string
 	seeds   []*ir.Literal
 	nDerivs int
+	// numPartitions > 0 makes a sharded job for run_xla.py: XLA's SPMD
+	// partitioner compiles the program for that many devices, args are
+	// the global arrays and the results come back global
+	// (shard_oracle_test.go). nOuts < 0 (run_xla.py only) takes as many
+	// results as the program returns.
+	numPartitions int
+	// useShardy sets the build option use_shardy_partitioner for a
+	// sharded job (XLA falls back to GSPMD for mhlo.sharding).
+	useShardy bool
+	// lenient lets a sharded job's module hold mhlo.sharding strings XLA
+	// cannot parse (which XLA drops) instead of failing the job.
+	lenient bool
 	result  jobResult
 }
 
@@ -115,6 +127,17 @@ type jobResult struct {
 	runS     float64
 	aliased  []bool // per job.aliases: the result is the argument's memory
 	hloAlias string // the compiled module's input_output_alias={...}
+	// Of a sharded job: the shardings XLA compiled for each parameter and
+	// result (HLO sharding text), the collectives of its partitioned
+	// module, and that module's text.
+	paramShardings []string
+	outShardings   []string
+	collectives    []collective
+	hlo            string
+	// canonical maps each mhlo.sharding string of a sharded job's module
+	// to XLA's canonical text of it (what paramShardings and
+	// outShardings are written in).
+	canonical map[string]string
 }
 
 // run runs the jobs on XLA and stores each one's result in it. A crash of
@@ -147,6 +170,12 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		Outputs []string `json:"outputs"`
 		Aliases [][2]int `json:"aliases,omitempty"`
 		Derivs  []string `json:"derivs,omitempty"`
+		// Sharded jobs.
+		NumPartitions int    `json:"num_partitions,omitempty"`
+		OutputPrefix  string `json:"output_prefix,omitempty"`
+		HLO           string `json:"hlo,omitempty"`
+		UseShardy     bool   `json:"use_shardy_partitioner,omitempty"`
+		Lenient       bool   `json:"lenient_shardings,omitempty"`
 	}
 	var m struct {
 		Jobs []mjob `json:"jobs"`
@@ -180,6 +209,15 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		for k := range j.nOuts {
 			mj.Outputs = append(mj.Outputs, filepath.Join(jd, fmt.Sprintf("out%d.npy", k)))
 		}
+		if j.nOuts < 0 {
+			mj.OutputPrefix = filepath.Join(jd, "out")
+		}
+		if j.numPartitions > 0 {
+			mj.NumPartitions = j.numPartitions
+			mj.HLO = filepath.Join(jd, "partitioned.hlo")
+			mj.UseShardy = j.useShardy
+			mj.Lenient = j.lenient
+		}
 		for k := range j.nDerivs {
 			mj.Derivs = append(mj.Derivs, filepath.Join(jd, fmt.Sprintf("deriv%d.npy", k)))
 		}
@@ -212,6 +250,12 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 		Aliased  []bool  `json:"aliased"`
 		HLOAlias string  `json:"hlo_alias"`
 		NoDeriv  []int   `json:"no_deriv"`
+		// Sharded jobs.
+		ParamShardings []string          `json:"param_shardings"`
+		OutShardings   []string          `json:"out_shardings"`
+		Canonical      map[string]string `json:"canonical_shardings"`
+		Collectives    []collective      `json:"collectives"`
+		NOuts          int               `json:"n_outs"`
 	}
 	var rs []result
 	if rb, err := os.ReadFile(results); err == nil {
@@ -242,11 +286,23 @@ func (o *oracle) runOnce(dir string, jobs []*job) (int, error) {
 	}
 	for i, res := range rs {
 		j := jobs[i]
-		j.result = jobResult{ok: res.OK, err: res.Error, compileS: res.CompileS, runS: res.RunS, aliased: res.Aliased, hloAlias: res.HLOAlias}
+		j.result = jobResult{ok: res.OK, err: res.Error, compileS: res.CompileS, runS: res.RunS, aliased: res.Aliased, hloAlias: res.HLOAlias,
+			paramShardings: res.ParamShardings, outShardings: res.OutShardings, canonical: res.Canonical, collectives: res.Collectives}
+		if p := m.Jobs[i].HLO; p != "" {
+			if b, err := os.ReadFile(filepath.Join(dir, p)); err == nil {
+				j.result.hlo = string(b)
+			}
+		}
 		if !res.OK {
 			continue
 		}
-		for _, p := range m.Jobs[i].Outputs {
+		outputs := m.Jobs[i].Outputs
+		if p := m.Jobs[i].OutputPrefix; p != "" && len(outputs) == 0 {
+			for k := range res.NOuts {
+				outputs = append(outputs, fmt.Sprintf("%s%d.npy", p, k))
+			}
+		}
+		for _, p := range outputs {
 			l, err := npy.ReadFile(filepath.Join(dir, p))
 			if err != nil {
 				j.result.ok = false
