@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/pjrt/cpu"
 	"github.com/stela-ml/stela/runtime"
 )
 
@@ -170,7 +171,6 @@ func TestCompileMultiErrors(t *testing.T) {
 		"twice":     {runtime.CompileSpec{Partitions: 2, Devices: cpuDevices(t, 1, 1)}, "device cpu:1 is both #0 and #1 of the assignment"},
 		"platforms": {runtime.CompileSpec{Partitions: 2, Devices: []runtime.Device{lookup(t, "cpu:0"), runtime.Host()}}, "device #1 is host, of host, and device #0 is of cpu: a program runs on one platform"},
 		"host":      {runtime.CompileSpec{Partitions: 2, Devices: []runtime.Device{runtime.Host(), lookup(t, "cpu:0")}}, "platform host cannot compile for several devices"},
-		"spmd":      {runtime.CompileSpec{Partitions: 2, Devices: cpuDevices(t, 0, 1), SPMD: true}, "platform cpu has no SPMD partitioner"},
 		"types":     {runtime.CompileSpec{Partitions: 2, Devices: cpuDevices(t, 0, 1), DeviceParams: []ir.Type{ir.TensorOf(ir.F32, 1), ir.TensorOf(ir.F32, 2)}}, "device parameter #0 the type f32[1], the function f32[2]"},
 		"negative":  {runtime.CompileSpec{Replicas: -1, Devices: cpuDevices(t, 0)}, "-1 replicas"},
 	} {
@@ -344,5 +344,21 @@ func TestFamilyDevices(t *testing.T) {
 	}
 	if got := read(t, outs[0][0]); !slices.Equal(got, []float32{4, 10}) {
 		t.Errorf("on host: %v", got)
+	}
+}
+
+// A plugin registered with NoSPMD refuses CompileSpec.SPMD with an error
+// that says what to do instead, rather than compiling a program whose
+// shardings its compiler would ignore. The family here is the Stela CPU
+// plugin registered a second time under another name, without SPMD.
+func TestCompileMultiNoSPMD(t *testing.T) {
+	runtime.RegisterPlugin("nospmd", runtime.PluginProvider{Path: cpu.PluginPath, Options: cpu.WorkerOptions, NoSPMD: true})
+	devs := []runtime.Device{lookup(t, "nospmd:0")}
+	_, err := runtime.CompileMulti(fmaFunc(t, 2), runtime.CompileSpec{Partitions: 1, Devices: devs, SPMD: true})
+	if err == nil || !strings.Contains(err.Error(), "platform nospmd has no SPMD partitioner") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := runtime.CompileMulti(fmaFunc(t, 2), runtime.CompileSpec{Partitions: 1, Devices: devs}); err != nil {
+		t.Fatalf("without SPMD: %v", err)
 	}
 }

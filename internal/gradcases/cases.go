@@ -312,7 +312,26 @@ func Cases() []Case {
 			})},
 	}
 	cs = append(cs, collectiveCases()...)
+	cs = append(cs, shardingConstraintCase())
 	return cs
+}
+
+// shardingConstraintCase differentiates through sharding constraints on
+// a mesh of one device: the identity, whose cotangent gets the same
+// constraint (the rules' shardings across devices are checked by the
+// sharding passes' tests).
+func shardingConstraintCase() Case {
+	f := build("constrain", []ir.Type{f64(2, 3)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+		y := b.Emit1(ir.OpShardingConstraint, []*ir.Value{b.Unary(ir.OpSine, p[0])}, ir.ShardingConstraintAttr{Sharding: *ir.ShardDims(2, map[int][]string{0: {"data"}})})
+		return []*ir.Value{b.Mul(y, p[0])}
+	})
+	m, err := ir.NewMesh([]string{"data"}, []int{1})
+	if err != nil {
+		panic(err)
+	}
+	f.Mesh = m
+	return Case{Name: "sharding_constraint", Op: ir.OpShardingConstraint, WRT: []int{0}, Gen: gens(normal), F: f,
+		NotJAX: "jax.lax.with_sharding_constraint needs a mesh of devices, which grad_xla.py's interpreter does not set up"}
 }
 
 // notJAXCollective: jax.lax's collectives need a named axis (shard_map,

@@ -31,6 +31,7 @@ package autodiff
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/passes"
@@ -86,6 +87,7 @@ func VJP(f *ir.Func, wrt []int, opt Options) (*ir.Func, error) {
 		return nil, err
 	}
 	out.Return(res...)
+	inheritShardings(out, f, append(paramShardings(f, nil), resultShardings(f)...), append(resultShardings(f), paramShardings(f, wrt)...))
 	return finish(out)
 }
 
@@ -116,6 +118,7 @@ func JVP(f *ir.Func, wrt []int, opt Options) (*ir.Func, error) {
 		return nil, err
 	}
 	out.Return(res...)
+	inheritShardings(out, f, append(paramShardings(f, nil), paramShardings(f, wrt)...), append(resultShardings(f), resultShardings(f)...))
 	return finish(out)
 }
 
@@ -138,6 +141,7 @@ func NewBackward(f *ir.Func, wrt []int, opt Options) (*Derivative, error) {
 		return nil, err
 	}
 	out.Return(res...)
+	inheritShardings(out, f, resultShardings(f), paramShardings(f, wrt))
 	return d, finishResiduals(d)
 }
 
@@ -160,7 +164,54 @@ func NewForward(f *ir.Func, wrt []int, opt Options) (*Derivative, error) {
 		return nil, err
 	}
 	out.Return(res...)
+	inheritShardings(out, f, paramShardings(f, wrt), resultShardings(f))
 	return d, finishResiduals(d)
+}
+
+// inheritShardings gives a derivative function out of f the mesh of f
+// and the shardings of its parameters and results: a cotangent or tangent
+// is sharded as the value it is the derivative of, so that a sharded
+// program's gradients are sharded as its parameters (what data-parallel
+// and FSDP training expect), and the sharding constraints the rules copy
+// from the forward program find their mesh. Residual parameters, added
+// later, get none: propagation gives them theirs.
+func inheritShardings(out, f *ir.Func, ins, outs []*ir.Sharding) {
+	if f.Mesh == nil || f.Parent != nil {
+		return
+	}
+	out.Mesh = f.Mesh
+	if slices.ContainsFunc(ins, func(s *ir.Sharding) bool { return s != nil }) {
+		out.InShardings = ins
+	}
+	if slices.ContainsFunc(outs, func(s *ir.Sharding) bool { return s != nil }) {
+		out.OutShardings = outs
+	}
+}
+
+// paramShardings are the shardings of f's parameters wrt (all of them
+// when wrt is nil), nil where a parameter has none.
+func paramShardings(f *ir.Func, wrt []int) []*ir.Sharding {
+	if wrt == nil {
+		wrt = make([]int, len(f.Params))
+		for i := range wrt {
+			wrt[i] = i
+		}
+	}
+	out := make([]*ir.Sharding, len(wrt))
+	for i, w := range wrt {
+		out[i] = f.InSharding(w)
+	}
+	return out
+}
+
+// resultShardings are the shardings of f's results, nil where one has
+// none.
+func resultShardings(f *ir.Func) []*ir.Sharding {
+	out := make([]*ir.Sharding, len(f.Results))
+	for j := range out {
+		out[j] = f.OutSharding(j)
+	}
+	return out
 }
 
 func checkWRT(f *ir.Func, wrt []int) error {

@@ -3,6 +3,7 @@ package autodiff_test
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -294,6 +295,66 @@ func @f(%0: f64[3]) -> f64[3] {
 		var e *ir.Error
 		if !errors.As(err, &e) || e.Op != "all_reduce" || !strings.Contains(err.Error(), "only an all_reduce or reduce_scatter whose body is a single add, maximum or minimum has a derivative") {
 			t.Errorf("%s: error %v, want one at the all_reduce about its body", mode, err)
+		}
+	}
+}
+
+// The derivative functions of a sharded function keep its mesh, and each
+// cotangent or tangent gets the sharding of the value it belongs to: the
+// gradient of a data-parallel parameter is sharded as the parameter.
+func TestDerivativeShardings(t *testing.T) {
+	f, err := ir.ParseFunc(`func @f(%0: f32[8,4] sharding [{"data"}, {}], %1: f32[8,4]) -> f32[8,4] sharding [{"data"}, {}] mesh ["data"=2] {
+  %3 = multiply %0, %1 : f32[8,4]
+  %4 = sharding_constraint %3 {sharding = [{"data"}, {}]} : f32[8,4]
+  return %4
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := `[{"data"}, {}]`
+	str := func(ss []*ir.Sharding) []string {
+		var out []string
+		for _, s := range ss {
+			if s == nil {
+				out = append(out, "-")
+			} else {
+				out = append(out, s.String())
+			}
+		}
+		return out
+	}
+	vjp, err := autodiff.VJP(f, []int{0, 1}, autodiff.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jvp, err := autodiff.JVP(f, []int{0}, autodiff.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bwd, err := autodiff.NewBackward(f, []int{0}, autodiff.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		g       *ir.Func
+		in, out []string
+	}{
+		{"vjp", vjp, []string{data, "-", data}, []string{data, data, "-"}},
+		{"jvp", jvp, []string{data, "-", data}, []string{data, data}},
+		{"bwd", bwd.Func, []string{data}, []string{data}},
+	} {
+		if !c.g.Mesh.Equal(f.Mesh) {
+			t.Errorf("%s: mesh %v, want %v", c.name, c.g.Mesh, f.Mesh)
+		}
+		if got := str(c.g.InShardings); !slices.Equal(got, c.in) {
+			t.Errorf("%s: parameter shardings %v, want %v", c.name, got, c.in)
+		}
+		if got := str(c.g.OutShardings); !slices.Equal(got, c.out) {
+			t.Errorf("%s: result shardings %v, want %v", c.name, got, c.out)
+		}
+		if err := ir.Verify(c.g); err != nil {
+			t.Errorf("%s: %v", c.name, err)
 		}
 	}
 }

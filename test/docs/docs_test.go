@@ -189,17 +189,22 @@ func isFile(code string) bool {
 // that starts with func, type, var (, const ( or import begins a top-level
 // declaration, which runs to the next line that is only "}" or ")"; the
 // other lines are statements. //line directives keep the document's file
-// and line in compile errors and in the locations Stela reports.
+// and line in compile errors and in the locations Stela reports; lines
+// inside a raw string literal get none (they would become its text).
 func assemble(blocks []*block) (string, error) {
 	var decls, body strings.Builder
 	for _, b := range blocks {
 		lines := strings.Split(strings.TrimRight(b.code, "\n"), "\n")
 		fmt.Fprintf(&body, "\tfmt.Print(%q)\n", marker+strconv.Itoa(b.index)+"\n")
-		inDecl, inImport := false, false
+		inDecl, inImport, inRaw := false, false, false
 		for i, l := range lines {
 			pos := fmt.Sprintf("/*line %s:%d:1*/", filepath.ToSlash(b.doc), b.line+i)
 			starts := declStart.MatchString(l)
+			wasRaw := inRaw
+			inRaw = inRaw != (strings.Count(l, "`")%2 == 1)
 			switch {
+			case wasRaw && !inDecl:
+				fmt.Fprintf(&body, "%s\n", l)
 			case inImport: // imports come from the table
 				inImport = l != ")"
 			case inDecl:

@@ -596,6 +596,7 @@ def dec_call(o):
 
 
 DECODERS = {
+    "stablehlo.custom_call": lambda o: dec_custom_call(o),
     "stablehlo.constant": dec_constant,
     "stablehlo.iota": lambda o: {"dim": _int(o, "iota_dimension")},
     "stablehlo.reduce_precision": lambda o: {"e": _int(o, "exponent_bits"), "m": _int(o, "mantissa_bits")},
@@ -1063,8 +1064,17 @@ def _call(p, n, xs, env):
     return p.call(n.params["callee"], list(xs))
 
 
+def dec_custom_call(o):
+    return {"target": ir.StringAttr(o.attributes["call_target_name"]).value}
+
+
 def _custom_call(p, n, xs, env):
-    raise Unsupported("stablehlo.custom_call has no JAX equivalent")
+    """@Sharding (a sharding constraint in annotate mode) is the identity
+    on one device, what jax.lax.with_sharding_constraint lowers to; no
+    other target has a JAX equivalent."""
+    if n.params["target"] == "Sharding" and len(xs) == 1:
+        return [xs[0]]
+    raise Unsupported("stablehlo.custom_call @%s has no JAX equivalent" % n.params["target"])
 
 
 def _native_prim(name, lower):

@@ -342,9 +342,10 @@ func tail(s string, n int) string {
 	return s
 }
 
-// lowerText lowers f and prints it as MLIR text.
+// lowerText lowers f and prints it as MLIR text; a function with a mesh
+// in annotate mode (its shardings as mhlo.sharding attributes).
 func lowerText(f *ir.Func) (string, error) {
-	m, err := lowering.Lower(f, lowering.Options{Verify: true})
+	m, err := lowering.Lower(f, lowering.Options{Verify: true, Annotate: f.Mesh != nil})
 	if err != nil {
 		return "", err
 	}

@@ -407,3 +407,44 @@ func collectiveCases() []*tcase {
 		moveCase("partition_id", ir.OpPartitionID, ir.U32, nil, func(b *fb, _ []*ir.Value) []*ir.Value { return one(b.e1(ir.OpPartitionID, nil)) }))
 	return cs
 }
+
+// shardingConstraintCases are programs on a mesh of one device, lowered in
+// annotate mode (lowerText): each sharding_constraint becomes XLA's
+// custom_call @Sharding with its mhlo.sharding string, which XLA must
+// take and compute as the identity, bit for bit, on every element type.
+// Partitioned programs with constraints run in TestXLAShardedStela.
+func shardingConstraintCases() []*tcase {
+	var cs []*tcase
+	mesh, err := ir.NewMesh([]string{"x"}, []int{1})
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range ir.AllDTypes {
+		r := rng("sharding_constraint/" + d.String())
+		x := withNaNs(randLit(r, tt(d, 4, 6), false))
+		f := ir.NewFunc("sharding_constraint_"+d.String(), x.Type)
+		f.Mesh = mesh
+		b := &fb{f}
+		c, err := func() (res []*ir.Value, err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					be, ok := r.(buildErr)
+					if !ok {
+						panic(r)
+					}
+					err = be.err
+				}
+			}()
+			y := b.e1(ir.OpShardingConstraint, ir.ShardingConstraintAttr{Sharding: *ir.ShardDims(2, map[int][]string{0: {"x"}})}, f.Params[0])
+			z := b.e1(ir.OpShardingConstraint, ir.ShardingConstraintAttr{Sharding: *ir.Replicated(2)}, y)
+			return []*ir.Value{y, z}, nil
+		}()
+		if err != nil {
+			continue // the element type has no tensors (the op takes every type that has)
+		}
+		f.Return(c...)
+		cs = append(cs, &tcase{name: fmt.Sprintf("%v/%v/annotated", ir.OpShardingConstraint, d), op: ir.OpShardingConstraint, dtype: d,
+			in: []*ir.Literal{x}, fixed: f, bits: true, ulp: -1})
+	}
+	return cs
+}

@@ -380,6 +380,7 @@ func opCases() []*tcase {
 	cs = append(cs, elementwiseCases()...)
 	cs = append(cs, structuralCases()...)
 	cs = append(cs, collectiveCases()...)
+	cs = append(cs, shardingConstraintCases()...)
 	return cs
 }
 

@@ -256,7 +256,7 @@ static void test_table(void) {
    that accept NULL must fail; stubs must say UNIMPLEMENTED and name
    themselves. */
 static const char* const stubs[] = {
-    "PJRT_Device_MemoryStats", "PJRT_Executable_GetCostAnalysis", "PJRT_Executable_OptimizedProgram",
+    "PJRT_Device_MemoryStats", "PJRT_Executable_GetCostAnalysis",
     "PJRT_Executable_Serialize", "PJRT_Executable_DeserializeAndLoad", "PJRT_LoadedExecutable_Fingerprint",
     "PJRT_CopyToDeviceStream_", "PJRT_TopologyDescription_", "PJRT_Compile", "PJRT_Client_TopologyDescription",
     "PJRT_ExecuteContext_", "PJRT_Buffer_CopyRawToHost", "PJRT_AsyncHostToDeviceTransferManager_",
@@ -321,7 +321,7 @@ static void test_zero_args(void) {
       free(m);
     }
   }
-  CHECK(nstubs == 40, "%d stubs", nstubs);
+  CHECK(nstubs == 39, "%d stubs", nstubs);
   /* The two void functions take NULL errors. */
   ARGS(PJRT_Error_Destroy_Args, d);
   api->PJRT_Error_Destroy(&d);
