@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stela-ml/stela/ir"
 )
@@ -104,8 +105,11 @@ var families = struct {
 	open     map[string]*family
 }{backends: map[string]Backend{}, open: map[string]*family{}}
 
-// family is an opened (or failed) backend.
+// family is a backend being opened, opened or failed: plat and err are
+// set before done.
 type family struct {
+	once sync.Once
+	done atomic.Bool
 	plat Platform
 	err  error
 }
@@ -140,23 +144,28 @@ func Backends() []string {
 
 // openFamily returns the platform of the family called name, opening it
 // the first time with its registered backend, else as a PJRT plugin that
-// FindPlugin finds (or a plugin's path).
+// FindPlugin finds (or a plugin's path). Families open one at a time
+// each: a slow one (a plugin built on first use) holds up only its own
+// users.
 func openFamily(name string) (Platform, error) {
 	families.Lock()
-	defer families.Unlock()
-	if f, ok := families.open[name]; ok {
-		return f.plat, f.err
+	f := families.open[name]
+	if f == nil {
+		f = &family{}
+		families.open[name] = f
 	}
 	b := families.backends[name]
-	if b == nil {
-		b = pluginBackend{prov: providerOfPath(name)}
-	}
-	f := &family{}
-	f.plat, f.err = b.Open(name)
-	if f.err == nil && (f.plat == nil || len(f.plat.Devices()) == 0) {
-		f.plat, f.err = nil, fmt.Errorf("backend %s has no devices", name)
-	}
-	families.open[name] = f
+	families.Unlock()
+	f.once.Do(func() {
+		if b == nil {
+			b = pluginBackend{prov: providerOfPath(name)}
+		}
+		f.plat, f.err = b.Open(name)
+		if f.err == nil && (f.plat == nil || len(f.plat.Devices()) == 0) {
+			f.plat, f.err = nil, fmt.Errorf("backend %s has no devices", name)
+		}
+		f.done.Store(true)
+	})
 	return f.plat, f.err
 }
 

@@ -263,7 +263,7 @@ func Names() []string {
 	names := registeredNames()
 	families.Lock()
 	for _, f := range families.open {
-		if f.err == nil {
+		if f.done.Load() && f.err == nil {
 			for _, d := range f.plat.Devices() {
 				names = append(names, d.Name())
 			}

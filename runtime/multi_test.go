@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/pjrt"
+	"github.com/stela-ml/stela/pjrt/cpu"
 	"github.com/stela-ml/stela/runtime"
 )
 
@@ -344,5 +346,69 @@ func TestFamilyDevices(t *testing.T) {
 	}
 	if got := read(t, outs[0][0]); !slices.Equal(got, []float32{4, 10}) {
 		t.Errorf("on host: %v", got)
+	}
+}
+
+// spmdtest is Stela's CPU plugin registered once more, as a plugin whose
+// compiler would partition SPMD programs (no NoSPMD), so that the
+// runtime's SPMD bookkeeping runs for real: compile options, per-device
+// types, result types from the executable. The plugin has no partitioner
+// and runs the program as it is on every device, which is right for this
+// test's programs, whose values carry no sharding (all replicated).
+func init() {
+	runtime.RegisterPlugin("spmdtest", runtime.PluginProvider{
+		Path: cpu.PluginPath,
+		Options: func() ([]pjrt.NamedValue, error) {
+			wo, err := cpu.WorkerOptions()
+			return append([]pjrt.NamedValue{{Name: "cpu_device_count", Value: int64(2)}}, wo...), err
+		},
+	})
+}
+
+func TestCompileMultiSPMD(t *testing.T) {
+	f := fmaFunc(t, 4)
+	devs := []runtime.Device{lookup(t, "spmdtest:0"), lookup(t, "spmdtest:1")}
+	spec := runtime.CompileSpec{Partitions: 2, Devices: devs, SPMD: true}
+	exe, err := runtime.CompileMulti(f, spec)
+	if err != nil {
+		if strings.Contains(strings.ToLower(err.Error()), "spmd") {
+			t.Skipf("the plugin refuses SPMD programs now: %v", err)
+		}
+		t.Fatal(err)
+	}
+	plain, err := runtime.CompileMulti(f, runtime.CompileSpec{Partitions: 2, Devices: devs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exe.Hash() == plain.Hash() {
+		t.Errorf("the SPMD program has the hash of the MPMD one")
+	}
+	args := [][]runtime.Buffer{
+		{put(t, devs[0], 1, 2, 3, 4), put(t, devs[0], 1, 1, 1, 1)},
+		{put(t, devs[1], 5, 6, 7, 8), put(t, devs[1], 0, 0, 0, 0)},
+	}
+	outs, err := exe.RunDevices(args, ir.UnknownLoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := read(t, outs[0][0]), read(t, outs[1][0]); !slices.Equal(a, []float32{2, 4, 6, 8}) || !slices.Equal(b, []float32{5, 6, 7, 8}) {
+		t.Errorf("results %v %v", a, b)
+	}
+	// Per-device types: the shard types the caller gives are what
+	// arguments are checked against; result types that contradict the
+	// compiled program's are refused.
+	half := ir.TensorOf(ir.F32, 2)
+	spec.DeviceResults = []ir.Type{half}
+	if _, err := runtime.CompileMulti(f, spec); err == nil || !strings.Contains(err.Error(), "@fma: result #0 of the compiled program is f32[4] on each device, want f32[2]") {
+		t.Errorf("contradicting result types: %v", err)
+	}
+	spec.DeviceResults = nil
+	spec.DeviceParams = []ir.Type{half, half}
+	sharded, err := runtime.CompileMulti(f, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sharded.RunDevices(args, ir.UnknownLoc); err == nil || !strings.Contains(err.Error(), "argument #0 for device spmdtest:0 has type f32[4], want f32[2]") {
+		t.Errorf("global-shaped arguments for shard types: %v", err)
 	}
 }
