@@ -52,8 +52,8 @@ type CompileSpec struct {
 	Replicas, Partitions int // 0 means 1
 	// Devices is the device assignment, replica-major:
 	// Devices[r*Partitions+p] runs replica r, partition p. All of one
-	// backend/platform. CompileMulti needs it; nil is for compilers that
-	// have a device of their own.
+	// backend/platform. nil: one device, the compiler's own
+	// (SpecCompiler); CompileMulti, which has none, needs it.
 	Devices []Device
 	// Aliases pairs parameters with results, as CompileAliased: parameter
 	// i with result Aliases[i] (-1, or i past the end: none), on every
@@ -89,6 +89,13 @@ type MultiExecutable interface {
 	// Hash is the stable program hash the executable was cached under
 	// (ProgramHash, over the spec too); "" without a cache.
 	Hash() string
+}
+
+// SpecCompiler is a Device that compiles with a CompileSpec: for itself
+// when spec.Devices is nil (one replica, one partition), else as
+// CompileMulti does.
+type SpecCompiler interface {
+	CompileSpec(f *ir.Func, spec CompileSpec) (MultiExecutable, error)
 }
 
 // MultiDonator is a MultiExecutable that can run with donated arguments:

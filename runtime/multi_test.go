@@ -149,7 +149,18 @@ func TestCompileMultiCache(t *testing.T) {
 	if one.Hash() != single.Hash() {
 		t.Errorf("one device: hash %.8s, Compile's %.8s", one.Hash(), single.Hash())
 	}
+	// A device compiles for itself when the spec names none.
 	d5 := lookup(t, "cpu:5")
+	own, err := d5.(runtime.SpecCompiler).CompileSpec(f, runtime.CompileSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own.Hash() != single.Hash() || len(own.Devices()) != 1 || own.Devices()[0] != d5 {
+		t.Errorf("CompileSpec without devices: hash %.8s on %v", own.Hash(), own.Devices())
+	}
+	if _, err := d5.(runtime.SpecCompiler).CompileSpec(f, runtime.CompileSpec{Partitions: 2}); err == nil || !strings.Contains(err.Error(), "need 2 devices, the spec names 1") {
+		t.Errorf("CompileSpec for two partitions without devices: %v", err)
+	}
 	outs, err := one.RunDevices([][]runtime.Buffer{{put(t, d5, 1, 2, 3, 4, 5), put(t, d5, 2, 2, 2, 2, 2)}}, ir.UnknownLoc)
 	if err != nil {
 		t.Fatal(err)
