@@ -250,8 +250,11 @@ func CompileMulti(f *ir.Func, spec CompileSpec) (MultiExecutable, error) {
 			return mc.CompileMulti(f, spec)
 		}
 	}
-	if n != 1 || spec.SPMD {
+	if n != 1 {
 		return nil, fmt.Errorf("%s: platform %s cannot compile for several devices", what, fam)
+	}
+	if spec.SPMD {
+		return nil, fmt.Errorf("%s: platform %s has no SPMD partitioner (CompileSpec.SPMD)", what, fam)
 	}
 	return compileOne(f, spec)
 }

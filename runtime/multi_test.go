@@ -14,7 +14,7 @@ import (
 
 // fmaFunc is x*y + x over f32[n]: a program without collectives, each
 // device computing on its own inputs.
-func fmaFunc(t *testing.T, n int) *ir.Func {
+func fmaFunc(t testing.TB, n int) *ir.Func {
 	t.Helper()
 	typ := ir.TensorOf(ir.F32, n)
 	f := ir.NewFunc("fma", typ, typ)
@@ -40,7 +40,7 @@ func cpuDevices(t *testing.T, ids ...int) []runtime.Device {
 	return out
 }
 
-func put(t *testing.T, d runtime.Device, vals ...float32) runtime.Buffer {
+func put(t testing.TB, d runtime.Device, vals ...float32) runtime.Buffer {
 	t.Helper()
 	b, err := d.Put(ir.MustLiteral(ir.TensorOf(ir.F32, len(vals)), vals))
 	if err != nil {
@@ -184,6 +184,7 @@ func TestCompileMultiErrors(t *testing.T) {
 		"platforms": {runtime.CompileSpec{Partitions: 2, Devices: []runtime.Device{lookup(t, "cpu:0"), runtime.Host()}}, "device #1 is host, of host, and device #0 is of cpu: a program runs on one platform"},
 		"host":      {runtime.CompileSpec{Partitions: 2, Devices: []runtime.Device{runtime.Host(), lookup(t, "cpu:0")}}, "platform host cannot compile for several devices"},
 		"spmd":      {runtime.CompileSpec{Partitions: 2, Devices: cpuDevices(t, 0, 1), SPMD: true}, "platform cpu has no SPMD partitioner"},
+		"host spmd": {runtime.CompileSpec{Devices: []runtime.Device{runtime.Host()}, SPMD: true}, "platform host has no SPMD partitioner"},
 		"types":     {runtime.CompileSpec{Partitions: 2, Devices: cpuDevices(t, 0, 1), DeviceParams: []ir.Type{ir.TensorOf(ir.F32, 1), ir.TensorOf(ir.F32, 2)}}, "device parameter #0 the type f32[1], the function f32[2]"},
 		"negative":  {runtime.CompileSpec{Replicas: -1, Devices: cpuDevices(t, 0)}, "-1 replicas"},
 	} {
