@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stela-ml/stela/ir"
 )
@@ -51,8 +52,8 @@ type CompileSpec struct {
 	Replicas, Partitions int // 0 means 1
 	// Devices is the device assignment, replica-major:
 	// Devices[r*Partitions+p] runs replica r, partition p. All of one
-	// backend/platform. CompileMulti needs it; nil is for compilers that
-	// have a device of their own.
+	// backend/platform. nil: one device, the compiler's own
+	// (SpecCompiler); CompileMulti, which has none, needs it.
 	Devices []Device
 	// Aliases pairs parameters with results, as CompileAliased: parameter
 	// i with result Aliases[i] (-1, or i past the end: none), on every
@@ -98,6 +99,13 @@ type ProgramReporter interface {
 	OptimizedProgram() (code []byte, format string, err error)
 }
 
+// SpecCompiler is a Device that compiles with a CompileSpec: for itself
+// when spec.Devices is nil (one replica, one partition), else as
+// CompileMulti does.
+type SpecCompiler interface {
+	CompileSpec(f *ir.Func, spec CompileSpec) (MultiExecutable, error)
+}
+
 // MultiDonator is a MultiExecutable that can run with donated arguments:
 // RunDonated (Donator) on every device at once, donate[i] marking
 // parameter i on all of them.
@@ -112,8 +120,11 @@ var families = struct {
 	open     map[string]*family
 }{backends: map[string]Backend{}, open: map[string]*family{}}
 
-// family is an opened (or failed) backend.
+// family is a backend being opened, opened or failed: plat and err are
+// set before done.
 type family struct {
+	once sync.Once
+	done atomic.Bool
 	plat Platform
 	err  error
 }
@@ -148,23 +159,28 @@ func Backends() []string {
 
 // openFamily returns the platform of the family called name, opening it
 // the first time with its registered backend, else as a PJRT plugin that
-// FindPlugin finds (or a plugin's path).
+// FindPlugin finds (or a plugin's path). Families open one at a time
+// each: a slow one (a plugin built on first use) holds up only its own
+// users.
 func openFamily(name string) (Platform, error) {
 	families.Lock()
-	defer families.Unlock()
-	if f, ok := families.open[name]; ok {
-		return f.plat, f.err
+	f := families.open[name]
+	if f == nil {
+		f = &family{}
+		families.open[name] = f
 	}
 	b := families.backends[name]
-	if b == nil {
-		b = pluginBackend{prov: providerOfPath(name)}
-	}
-	f := &family{}
-	f.plat, f.err = b.Open(name)
-	if f.err == nil && (f.plat == nil || len(f.plat.Devices()) == 0) {
-		f.plat, f.err = nil, fmt.Errorf("backend %s has no devices", name)
-	}
-	families.open[name] = f
+	families.Unlock()
+	f.once.Do(func() {
+		if b == nil {
+			b = pluginBackend{prov: providerOfPath(name)}
+		}
+		f.plat, f.err = b.Open(name)
+		if f.err == nil && (f.plat == nil || len(f.plat.Devices()) == 0) {
+			f.plat, f.err = nil, fmt.Errorf("backend %s has no devices", name)
+		}
+		f.done.Store(true)
+	})
 	return f.plat, f.err
 }
 
@@ -242,8 +258,11 @@ func CompileMulti(f *ir.Func, spec CompileSpec) (MultiExecutable, error) {
 			return mc.CompileMulti(f, spec)
 		}
 	}
-	if n != 1 || spec.SPMD {
+	if n != 1 {
 		return nil, fmt.Errorf("%s: platform %s cannot compile for several devices", what, fam)
+	}
+	if spec.SPMD {
+		return nil, fmt.Errorf("%s: platform %s has no SPMD partitioner (CompileSpec.SPMD)", what, fam)
 	}
 	return compileOne(f, spec)
 }

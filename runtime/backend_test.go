@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/lowering"
 	"github.com/stela-ml/stela/runtime"
+	"github.com/stela-ml/stela/stablehlo"
 )
 
 // evalBackend is a backend of this test: a family of devices that
@@ -160,5 +162,21 @@ func TestDependencyRule(t *testing.T) {
 				t.Errorf("%s imports %s: the runtime may import only %v of Stela's packages", name, path, allowed)
 			}
 		}
+	}
+}
+
+// Without the lowering the frontend injects, a compile is an error that
+// says what to import, not a crash.
+func TestNoLowering(t *testing.T) {
+	runtime.SetLowering(nil)
+	defer runtime.SetLowering(func(f *ir.Func, o runtime.LowerOptions) (*stablehlo.Module, error) {
+		return lowering.Lower(f, lowering.Options{NumReplicas: o.NumReplicas, NumPartitions: o.NumPartitions, Aliases: o.Aliases})
+	})
+	want := "@fma: the runtime has no lowering to StableHLO: import github.com/stela-ml/stela/frontend/tensor"
+	if _, err := lookup(t, "cpu:0").(runtime.Compiler).Compile(fmaFunc(t, 7)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Compile: %v, want %q", err, want)
+	}
+	if _, err := runtime.StableHLO(fmaFunc(t, 7)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("StableHLO: %v, want %q", err, want)
 	}
 }

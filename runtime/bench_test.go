@@ -1,9 +1,12 @@
 package runtime_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/runtime"
 )
 
 // BenchmarkEagerAdd is W1 of `stela bench`: one eager add of two f32[16]
@@ -43,4 +46,39 @@ func BenchmarkEagerAddScalarLike(b *testing.B) {
 		x = tensor.Add(x, tensor.ScalarLike(x, 1))
 	}
 	_ = x.Float32s()
+}
+
+// BenchmarkRunDevices runs x*y + x over f32[16] compiled for 1, 2, 4 and
+// 8 partitions (CompileMulti) per iteration: what one execution over
+// several devices costs beyond its arithmetic (one thread per device on
+// the CPU plugin).
+func BenchmarkRunDevices(b *testing.B) {
+	for _, n := range []int{1, 2, 4, 8} {
+		b.Run(fmt.Sprintf("devices=%d", n), func(b *testing.B) {
+			devs, err := runtime.FamilyDevices("cpu")
+			if err != nil {
+				b.Fatal(err)
+			}
+			devs = devs[:n]
+			exe, err := runtime.CompileMulti(fmaFunc(b, 16), runtime.CompileSpec{Partitions: n, Devices: devs})
+			if err != nil {
+				b.Fatal(err)
+			}
+			args := make([][]runtime.Buffer, n)
+			for i, d := range devs {
+				args[i] = []runtime.Buffer{put(b, d, make([]float32, 16)...), put(b, d, make([]float32, 16)...)}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				outs, err := exe.RunDevices(args, ir.UnknownLoc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, o := range outs {
+					o[0].(runtime.Freer).Free()
+				}
+			}
+		})
+	}
 }

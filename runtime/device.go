@@ -211,7 +211,11 @@ func Lookup(name string) (Device, error) {
 	if err != nil {
 		var pe *pjrt.Error
 		if errors.As(err, &pe) && pe.Code == pjrt.CodeNotFound {
-			return nil, fmt.Errorf("unknown device %q: not registered (%s) and %w", name, strings.Join(registeredNames(), ", "), err)
+			backends := "none; Stela's CPU plugin's is runtime/stelacpu"
+			if bs := Backends(); len(bs) > 0 {
+				backends = strings.Join(bs, ", ")
+			}
+			return nil, fmt.Errorf("unknown device %q: not registered (%s), no backend for %s (backends: %s), and %w", name, strings.Join(registeredNames(), ", "), fam, backends, err)
 		}
 		return nil, fmt.Errorf("device %q: %w", name, err)
 	}
@@ -263,7 +267,7 @@ func Names() []string {
 	names := registeredNames()
 	families.Lock()
 	for _, f := range families.open {
-		if f.err == nil {
+		if f.done.Load() && f.err == nil {
 			for _, d := range f.plat.Devices() {
 				names = append(names, d.Name())
 			}

@@ -101,6 +101,15 @@ func (p *platform) CompileMulti(f *ir.Func, spec CompileSpec) (MultiExecutable, 
 	return e, nil
 }
 
+// CompileSpec compiles f as spec says, for d alone when spec.Devices is
+// nil (SpecCompiler).
+func (d *pjrtDevice) CompileSpec(f *ir.Func, spec CompileSpec) (MultiExecutable, error) {
+	if spec.Devices == nil {
+		spec.Devices = []Device{d}
+	}
+	return CompileMulti(f, spec)
+}
+
 // deviceOrder maps the executable's addressable devices (the order of
 // PJRT's argument and output lists) to indexes in devs. An executable
 // that does not list its devices takes them in devs' order (replica-major,

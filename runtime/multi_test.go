@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/pjrt/cpu"
 	"github.com/stela-ml/stela/runtime"
 )
 
 // fmaFunc is x*y + x over f32[n]: a program without collectives, each
 // device computing on its own inputs.
-func fmaFunc(t *testing.T, n int) *ir.Func {
+func fmaFunc(t testing.TB, n int) *ir.Func {
 	t.Helper()
 	typ := ir.TensorOf(ir.F32, n)
 	f := ir.NewFunc("fma", typ, typ)
@@ -39,7 +40,7 @@ func cpuDevices(t *testing.T, ids ...int) []runtime.Device {
 	return out
 }
 
-func put(t *testing.T, d runtime.Device, vals ...float32) runtime.Buffer {
+func put(t testing.TB, d runtime.Device, vals ...float32) runtime.Buffer {
 	t.Helper()
 	b, err := d.Put(ir.MustLiteral(ir.TensorOf(ir.F32, len(vals)), vals))
 	if err != nil {
@@ -148,7 +149,18 @@ func TestCompileMultiCache(t *testing.T) {
 	if one.Hash() != single.Hash() {
 		t.Errorf("one device: hash %.8s, Compile's %.8s", one.Hash(), single.Hash())
 	}
+	// A device compiles for itself when the spec names none.
 	d5 := lookup(t, "cpu:5")
+	own, err := d5.(runtime.SpecCompiler).CompileSpec(f, runtime.CompileSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own.Hash() != single.Hash() || len(own.Devices()) != 1 || own.Devices()[0] != d5 {
+		t.Errorf("CompileSpec without devices: hash %.8s on %v", own.Hash(), own.Devices())
+	}
+	if _, err := d5.(runtime.SpecCompiler).CompileSpec(f, runtime.CompileSpec{Partitions: 2}); err == nil || !strings.Contains(err.Error(), "need 2 devices, the spec names 1") {
+		t.Errorf("CompileSpec for two partitions without devices: %v", err)
+	}
 	outs, err := one.RunDevices([][]runtime.Buffer{{put(t, d5, 1, 2, 3, 4, 5), put(t, d5, 2, 2, 2, 2, 2)}}, ir.UnknownLoc)
 	if err != nil {
 		t.Fatal(err)
@@ -171,6 +183,7 @@ func TestCompileMultiErrors(t *testing.T) {
 		"twice":     {runtime.CompileSpec{Partitions: 2, Devices: cpuDevices(t, 1, 1)}, "device cpu:1 is both #0 and #1 of the assignment"},
 		"platforms": {runtime.CompileSpec{Partitions: 2, Devices: []runtime.Device{lookup(t, "cpu:0"), runtime.Host()}}, "device #1 is host, of host, and device #0 is of cpu: a program runs on one platform"},
 		"host":      {runtime.CompileSpec{Partitions: 2, Devices: []runtime.Device{runtime.Host(), lookup(t, "cpu:0")}}, "platform host cannot compile for several devices"},
+		"host spmd": {runtime.CompileSpec{Devices: []runtime.Device{runtime.Host()}, SPMD: true}, "platform host has no SPMD partitioner"},
 		"types":     {runtime.CompileSpec{Partitions: 2, Devices: cpuDevices(t, 0, 1), DeviceParams: []ir.Type{ir.TensorOf(ir.F32, 1), ir.TensorOf(ir.F32, 2)}}, "device parameter #0 the type f32[1], the function f32[2]"},
 		"negative":  {runtime.CompileSpec{Replicas: -1, Devices: cpuDevices(t, 0)}, "-1 replicas"},
 	} {
@@ -360,5 +373,69 @@ func TestCompileMultiNoSPMD(t *testing.T) {
 	}
 	if _, err := runtime.CompileMulti(fmaFunc(t, 2), runtime.CompileSpec{Partitions: 1, Devices: devs}); err != nil {
 		t.Fatalf("without SPMD: %v", err)
+	}
+}
+
+// spmdtest is Stela's CPU plugin registered once more, as a plugin whose
+// compiler partitions SPMD programs (no NoSPMD) on two devices, so that
+// the runtime's SPMD bookkeeping runs for real: compile options,
+// per-device types, result types from the executable. This test's
+// programs carry no sharding: the plugin's partitioner leaves them
+// replicated, the program as it is on every device.
+func init() {
+	runtime.RegisterPlugin("spmdtest", runtime.PluginProvider{
+		Path: cpu.PluginPath,
+		Options: func() ([]pjrt.NamedValue, error) {
+			wo, err := cpu.WorkerOptions()
+			return append([]pjrt.NamedValue{{Name: "cpu_device_count", Value: int64(2)}}, wo...), err
+		},
+	})
+}
+
+func TestCompileMultiSPMD(t *testing.T) {
+	f := fmaFunc(t, 4)
+	devs := []runtime.Device{lookup(t, "spmdtest:0"), lookup(t, "spmdtest:1")}
+	spec := runtime.CompileSpec{Partitions: 2, Devices: devs, SPMD: true}
+	exe, err := runtime.CompileMulti(f, spec)
+	if err != nil {
+		if strings.Contains(strings.ToLower(err.Error()), "spmd") {
+			t.Skipf("the plugin refuses SPMD programs now: %v", err)
+		}
+		t.Fatal(err)
+	}
+	plain, err := runtime.CompileMulti(f, runtime.CompileSpec{Partitions: 2, Devices: devs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exe.Hash() == plain.Hash() {
+		t.Errorf("the SPMD program has the hash of the MPMD one")
+	}
+	args := [][]runtime.Buffer{
+		{put(t, devs[0], 1, 2, 3, 4), put(t, devs[0], 1, 1, 1, 1)},
+		{put(t, devs[1], 5, 6, 7, 8), put(t, devs[1], 0, 0, 0, 0)},
+	}
+	outs, err := exe.RunDevices(args, ir.UnknownLoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := read(t, outs[0][0]), read(t, outs[1][0]); !slices.Equal(a, []float32{2, 4, 6, 8}) || !slices.Equal(b, []float32{5, 6, 7, 8}) {
+		t.Errorf("results %v %v", a, b)
+	}
+	// Per-device types: the shard types the caller gives are what
+	// arguments are checked against; result types that contradict the
+	// compiled program's are refused.
+	half := ir.TensorOf(ir.F32, 2)
+	spec.DeviceResults = []ir.Type{half}
+	if _, err := runtime.CompileMulti(f, spec); err == nil || !strings.Contains(err.Error(), "@fma: result #0 of the compiled program is f32[4] on each device, want f32[2]") {
+		t.Errorf("contradicting result types: %v", err)
+	}
+	spec.DeviceResults = nil
+	spec.DeviceParams = []ir.Type{half, half}
+	sharded, err := runtime.CompileMulti(f, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sharded.RunDevices(args, ir.UnknownLoc); err == nil || !strings.Contains(err.Error(), "argument #0 for device spmdtest:0 has type f32[4], want f32[2]") {
+		t.Errorf("global-shaped arguments for shard types: %v", err)
 	}
 }

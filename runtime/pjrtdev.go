@@ -70,8 +70,9 @@ func (d *pjrtDevice) newResult(t ir.Type) *pjrtBuffer {
 	return b
 }
 
-// compiled is a program compiled by a platform's plugin: portable, so it
-// runs on any of the platform's devices.
+// compiled is a program compiled by a platform's plugin (driver.go):
+// portable, so that it runs on any one of the platform's devices, or, for
+// a multiExec, compiled for a device assignment.
 type compiled struct {
 	le      *pjrt.LoadedExecutable
 	hash    string

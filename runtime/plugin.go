@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -276,17 +275,23 @@ func Platforms() []PlatformStatus {
 	for _, n := range names {
 		_, _ = openFamily(n)
 	}
-	families.Lock()
-	names = names[:0]
-	for n := range families.open {
-		names = append(names, n)
+	type opened struct {
+		name string
+		plat Platform
+		err  error
 	}
-	opened := maps.Clone(families.open)
+	var list []opened
+	families.Lock()
+	for n, f := range families.open {
+		if f.done.Load() { // else being opened by another goroutine
+			list = append(list, opened{n, f.plat, f.err})
+		}
+	}
 	families.Unlock()
 	first := map[string]int{"cpu": 0, "cuda": 1, "tpu": 2}
-	slices.SortFunc(names, func(a, b string) int {
-		ra, oka := first[a]
-		rb, okb := first[b]
+	slices.SortFunc(list, func(a, b opened) int {
+		ra, oka := first[a.name]
+		rb, okb := first[b.name]
 		switch {
 		case oka && okb:
 			return ra - rb
@@ -295,12 +300,11 @@ func Platforms() []PlatformStatus {
 		case okb:
 			return 1
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(a.name, b.name)
 	})
 	var out []PlatformStatus
-	for _, n := range names {
-		f := opened[n]
-		st := PlatformStatus{Name: n, Err: f.err}
+	for _, f := range list {
+		st := PlatformStatus{Name: f.name, Err: f.err}
 		var oe *openError
 		if errors.As(f.err, &oe) {
 			st.Path = oe.path
