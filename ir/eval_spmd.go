@@ -290,8 +290,8 @@ func (r *spmdRun) finish(d int, err error) {
 	r.state[d] = devFinished
 	if err != nil {
 		r.state[d] = devFailed
-		if !errors.Is(err, errAborted) && !errors.Is(err, ErrDeadlock) {
-			r.abort.Store(true)
+		if !errors.Is(err, errAborted) {
+			r.abort.Store(true) // the run has failed: stop the others
 		}
 	}
 	r.checkStuck()
