@@ -22,7 +22,8 @@ import (
 // reduce_scatter, all_to_all), non-empty replica groups of one size, so
 // that the type rule needs nothing but the instruction. all_reduce also
 // takes groups of different sizes, and empty replica_groups meaning one
-// group of every id the mode numbers.
+// group of every id the mode numbers (except with flattened ids, which
+// StableHLO requires explicit).
 //
 // ir.Eval runs one device (replica 0 of 1, partition 0 of 1); EvalSPMD runs
 // every device of a grid, with the collectives meeting across them.

@@ -4,7 +4,8 @@
 //
 // In: programs built by the frontend's tracer (through Func.Emit) or parsed
 // from .sir text. Out: a *Func that passes rewrite, the lowering turns into
-// StableHLO, and Eval runs on host literals.
+// StableHLO, and Eval runs on host literals (EvalSPMD on a grid of devices,
+// for programs with collectives: collective.go, eval_spmd.go).
 //
 // Invariants on a verified Func: every operand is defined before its use in
 // the same Func (regions are nested Funcs isolated from above: they see only

@@ -94,13 +94,36 @@ type spmdRun struct {
 	state   []int            // per device
 	waitAt  []*meeting       // per waiting device: where
 	counts  []map[string]int // per device: process-group key → collectives run over it
-	meets   map[string]*meeting
+	meets   map[meetKey]*meeting
 	stuck   error // set once no device can go on
+
+	// groups caches each device's process group of each collective.
+	gmu    sync.Mutex
+	groups map[groupKey]deviceGroup
+}
+
+type groupKey struct {
+	in *Instr
+	d  int
+}
+
+// deviceGroup is a device's process group of a collective (or why it has
+// none), and the group's key: its members in increasing order.
+type deviceGroup struct {
+	members []int
+	key     string
+	err     error
+}
+
+// meetKey names a meeting: the n-th collective over a set of devices.
+type meetKey struct {
+	group string
+	n     int
 }
 
 // meeting is one rendezvous: the n-th collective over one set of devices.
 type meeting struct {
-	key     string
+	key     meetKey
 	members []int // the process group, in group order (the first arrival's)
 	in      *Instr
 	args    map[int][]*Literal
@@ -141,7 +164,8 @@ func EvalSPMD(f *Func, numReplicas, numPartitions int, args [][]*Literal) ([][]*
 		return nil, err
 	}
 	r := &spmdRun{nr: numReplicas, np: numPartitions, running: n, state: make([]int, n),
-		waitAt: make([]*meeting, n), counts: make([]map[string]int, n), meets: map[string]*meeting{}}
+		waitAt: make([]*meeting, n), counts: make([]map[string]int, n), meets: map[meetKey]*meeting{},
+		groups: map[groupKey]deviceGroup{}}
 	r.cond = sync.NewCond(&r.mu)
 	for d := range r.counts {
 		r.counts[d] = map[string]int{}
@@ -266,8 +290,8 @@ func (r *spmdRun) finish(d int, err error) {
 	r.state[d] = devFinished
 	if err != nil {
 		r.state[d] = devFailed
-		if !errors.Is(err, errAborted) && !errors.Is(err, ErrDeadlock) {
-			r.abort.Store(true)
+		if !errors.Is(err, errAborted) {
+			r.abort.Store(true) // the run has failed: stop the others
 		}
 	}
 	r.checkStuck()
@@ -335,11 +359,8 @@ func instrWhere(in *Instr) string {
 
 // meet is where device d, at collective in over the process group
 // members, gives its operands and takes its results.
-func (d *spmdDevice) meet(in *Instr, members []int, args []*Literal) ([]*Literal, error) {
+func (d *spmdDevice) meet(in *Instr, members []int, gkey string, args []*Literal) ([]*Literal, error) {
 	r := d.run
-	sorted := slices.Clone(members)
-	sort.Ints(sorted)
-	gkey := fmt.Sprint(sorted)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stuck != nil {
@@ -350,7 +371,7 @@ func (d *spmdDevice) meet(in *Instr, members []int, args []*Literal) ([]*Literal
 	}
 	n := r.counts[d.id][gkey]
 	r.counts[d.id][gkey] = n + 1
-	key := fmt.Sprintf("%s#%d", gkey, n)
+	key := meetKey{gkey, n}
 	m := r.meets[key]
 	if m == nil {
 		m = &meeting{key: key, members: members, in: in, args: map[int][]*Literal{}, at: map[int]*Instr{}, left: len(members)}
@@ -366,8 +387,8 @@ func (d *spmdDevice) meet(in *Instr, members []int, args []*Literal) ([]*Literal
 				break
 			}
 		}
-		m.err = fmt.Errorf("%w: devices disagree on the next collective over devices %v: %s is at %s, %s at %s",
-			ErrDeadlock, sorted, deviceName(first, r.np), instrWhere(m.in), deviceName(d.id, r.np), instrWhere(in))
+		m.err = fmt.Errorf("%w: devices disagree on the next collective over devices %s: %s is at %s, %s at %s",
+			ErrDeadlock, gkey, deviceName(first, r.np), instrWhere(m.in), deviceName(d.id, r.np), instrWhere(in))
 		r.complete(m)
 	}
 	if !m.done && len(m.args) == len(m.members) {
@@ -433,21 +454,42 @@ func evalCollective(dev *spmdDevice, in *Instr, args []*Literal) (outs []*Litera
 			return nil, fmt.Errorf("operand #%d has type %v, want %v", k, a.Type, in.Args[k].Type)
 		}
 	}
-	members, err := collectiveMembers(in, nr, np, d)
-	if err != nil {
-		if dev == nil {
+	if dev == nil {
+		members, err := collectiveMembers(in, nr, np, d)
+		if err != nil {
 			return nil, fmt.Errorf("%v (ir.Eval runs one device; ir.EvalSPMD runs a grid of them)", err)
 		}
-		return nil, err
-	}
-	if dev == nil {
 		res, err := computeCollective(in, members, [][]*Literal{args}, nr, np)
 		if err != nil {
 			return nil, err
 		}
 		return res[0], nil
 	}
-	return dev.meet(in, members, args)
+	g := dev.run.groupOf(in, d)
+	if g.err != nil {
+		return nil, g.err
+	}
+	return dev.meet(in, g.members, g.key, args)
+}
+
+// groupOf returns device d's process group of collective in, computed
+// once per run.
+func (r *spmdRun) groupOf(in *Instr, d int) deviceGroup {
+	r.gmu.Lock()
+	defer r.gmu.Unlock()
+	k := groupKey{in, d}
+	if g, ok := r.groups[k]; ok {
+		return g
+	}
+	var g deviceGroup
+	g.members, g.err = collectiveMembers(in, r.nr, r.np, d)
+	if g.err == nil {
+		sorted := slices.Clone(g.members)
+		sort.Ints(sorted)
+		g.key = idList(sorted)
+	}
+	r.groups[k] = g
+	return g
 }
 
 // evalCollectiveOne is the op table's Eval rule of the collectives: Eval's

@@ -31,6 +31,9 @@ func inferAllReduce(args []Type, attr any, regions []*Func) ([]Type, error) {
 	if _, err := checkGroups(a.ReplicaGroups, false); err != nil {
 		return nil, err
 	}
+	if a.UseGlobalDeviceIDs && len(a.ReplicaGroups) == 0 {
+		return nil, fmt.Errorf("use_global_device_ids needs explicit replica groups (of flattened device ids), as StableHLO requires")
+	}
 	if err := checkCollectiveBody(regions[0], args); err != nil {
 		return nil, err
 	}

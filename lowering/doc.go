@@ -29,7 +29,14 @@
 //     that holds its decomposition, one function per distinct
 //     decomposition;
 //   - attributes whose empty ir form means StableHLO's default (window
-//     strides, dilations, padding, indices_are_sorted false) are left out.
+//     strides, dilations, padding, indices_are_sorted false) are left out;
+//   - collectives print in the generic form JAX prints: replica_groups as a
+//     2-d i64 tensor (rows of smaller groups padded with -1, no groups as
+//     dense<> : tensor<0x0xi64>), a channel_id > 0 as channel_handle<handle
+//     = id, type = 1> (DEVICE_TO_DEVICE, as JAX writes it), flattened ids
+//     as the unit attribute use_global_device_ids; replica_id and
+//     partition_id in their custom form. Options.NumReplicas and
+//     NumPartitions give the grid (mhlo.num_replicas, mhlo.num_partitions).
 //
 // Invariants on exit: every lowered op carries its instruction's location
 // (a file and line as loc("file.go":LINE:0), a fused location as

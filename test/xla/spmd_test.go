@@ -211,6 +211,19 @@ func spmdProgram(t *testing.T, r *rand.Rand, d ir.DType, mode ir.GroupMode, size
 			}
 			outs = append(outs, b.emit(ir.OpAllReduce, ir.AllReduceAttr{ReplicaGroups: groups, ChannelID: next(), UseGlobalDeviceIDs: global}, []*ir.Value{x}, binRegion(op, d))...)
 		}
+		// Empty groups (every id in one group), and groups of several
+		// sizes (which the lowering pads with -1).
+		// (StableHLO takes no empty groups with flattened ids.)
+		if !global {
+			outs = append(outs, b.emit(ir.OpAllReduce, ir.AllReduceAttr{ChannelID: next()}, []*ir.Value{x}, binRegion(ir.OpAdd, d))...)
+		}
+		if size >= 3 {
+			ragged := [][]int64{{int64(perm[0])}, nil}
+			for _, id := range perm[1:] {
+				ragged[1] = append(ragged[1], int64(id))
+			}
+			outs = append(outs, b.emit(ir.OpAllReduce, ir.AllReduceAttr{ReplicaGroups: ragged, ChannelID: next(), UseGlobalDeviceIDs: global}, []*ir.Value{x}, binRegion(ir.OpAdd, d))...)
+		}
 		// A cross_replica_and_partition group holds its replicas in every
 		// partition, more members than the type assumes when np > 1.
 		if mode != ir.CrossReplicaAndPartition || np == 1 {
