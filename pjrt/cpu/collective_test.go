@@ -165,6 +165,15 @@ func specGroups(m mesh, mode groupMode, groups [][]int) [][]int {
 	return out
 }
 
+// unpad drops the -1s that pad groups smaller than the largest.
+func unpad(groups [][]int) [][]int {
+	var out [][]int
+	for _, g := range groups {
+		out = append(out, slices.DeleteFunc(slices.Clone(g), func(id int) bool { return id < 0 }))
+	}
+	return out
+}
+
 // groupOf returns d's group and its position in it.
 func groupOf(groups [][]int, d int) ([]int, int) {
 	for _, g := range groups {
@@ -625,6 +634,7 @@ func TestCollectivePermute(t *testing.T) {
 		{mesh{4, 1}, crossReplica, [][]int{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, ir.F32, []int{5}},
 		{mesh{2, 4}, crossPartition, [][]int{{0, 2}, {2, 0}, {1, 3}}, ir.S32, []int{2, 3}},
 		{mesh{2, 2}, crossReplica, [][]int{{1, 0}}, ir.F64, []int{3}},
+		{mesh{1, 2}, crossPartition, [][]int{{0, 1}, {1, 0}}, ir.F32, []int{2, 2}},
 		{mesh{8, 1}, crossReplica, [][]int{{0, 7}, {3, 3}, {7, 1}}, ir.F32, []int{4, 1000}},
 	} {
 		name := fmt.Sprintf("%dx%d/%v/%v", tc.m.r, tc.m.p, tc.mode, tc.pairs)
@@ -656,7 +666,7 @@ func TestCollectivePermute(t *testing.T) {
 }
 
 func TestCollectiveBroadcast(t *testing.T) {
-	c := realClient(t, 4)
+	c := realClient(t, 8)
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, tc := range []struct {
 		m      mesh
@@ -666,6 +676,8 @@ func TestCollectiveBroadcast(t *testing.T) {
 		{mesh{4, 1}, crossReplica, [][]int{{1, 0, 2, 3}}},
 		{mesh{2, 2}, crossPartition, [][]int{{1, 0}}},
 		{mesh{4, 1}, crossReplica, [][]int{{2, 3}}}, // devices 0 and 1 in no group: zeros
+		{mesh{2, 1}, crossReplica, [][]int{{1, 0}}},
+		{mesh{2, 4}, crossPartition, [][]int{{3, 0, 1}, {2, -1, -1}}}, // groups of 3 and 1
 	} {
 		t.Run(fmt.Sprintf("%dx%d/%v/%v", tc.m.r, tc.m.p, tc.mode, tc.groups), func(t *testing.T) {
 			ty := shapeStr(ir.F32, []int{2, 3})
@@ -677,7 +689,7 @@ func TestCollectiveBroadcast(t *testing.T) {
 }
 `, ty, ty, groupsAttr(tc.groups), modeAttrs(tc.mode), ty, ty, ty)
 			args, res := runCase(t, c, tc.m, program, func(int) []*ir.Literal { return []*ir.Literal{inputs(rng, ir.F32, []int{2, 3})} })
-			groups := specGroups(tc.m, tc.mode, tc.groups)
+			groups := specGroups(tc.m, tc.mode, unpad(tc.groups))
 			for d := range args {
 				want := make([]float64, 6)
 				if g, _ := groupOf(groups, d); g != nil {
@@ -1006,5 +1018,34 @@ func TestCollectiveAllReduceInPlace(t *testing.T) {
 			}
 			check(res)
 		})
+	}
+}
+
+// all_to_all of two operands at once (its variadic form): each is
+// exchanged as if alone.
+func TestCollectiveAllToAllVariadic(t *testing.T) {
+	c := realClient(t, 4)
+	rng := rand.New(rand.NewPCG(17, 18))
+	m := mesh{1, 4}
+	const program = `module @a2a2 {
+  func.func public @main(%x: tensor<8x2xf32>, %y: tensor<4x4xi32>) -> (tensor<2x8xf32>, tensor<1x16xi32>) {
+    %r:2 = "stablehlo.all_to_all"(%x, %y) {split_dimension = 0 : i64, concat_dimension = 1 : i64, split_count = 4 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<8x2xf32>, tensor<4x4xi32>) -> (tensor<2x8xf32>, tensor<1x16xi32>)
+    return %r#0, %r#1 : tensor<2x8xf32>, tensor<1x16xi32>
+  }
+}
+`
+	shapes := [][]int{{8, 2}, {4, 4}}
+	args, res := runCase(t, c, m, program, func(int) []*ir.Literal {
+		return []*ir.Literal{inputs(rng, ir.F32, shapes[0]), inputs(rng, ir.S32, shapes[1])}
+	})
+	for d := range args {
+		for i, shape := range shapes {
+			part := shape[0] / 4
+			var parts [][]float64
+			for j := range 4 {
+				parts = append(parts, block(args[j][i].Float64s(), shape, 0, d*part, part))
+			}
+			sameValues(t, fmt.Sprintf("device %d result %d", d, i), res[d][i], concat(parts, []int{part, shape[1]}, 1))
+		}
 	}
 }

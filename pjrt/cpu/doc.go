@@ -10,9 +10,10 @@
 //     pjrt_c_api_stela_cpu_plugin.so. It implements the PJRT C API 0.81
 //     declared in package capi's stela_pjrt.h and exports only GetPjrtApi
 //     and stela_cpu_live_buffers. Its runtime (thread pool, GEMM through
-//     a BLAS library found at run time or its own kernel; the table
-//     compiled programs get, ABI version 2) is C in internal/rt, built
-//     into the plugin and, through cgo, into tests;
+//     a BLAS library found at run time or its own kernel, the rendezvous
+//     of collectives and the crew of device threads; the table compiled
+//     programs get, ABI version 3) is C in internal/rt, built into the
+//     plugin and, through cgo, into tests;
 //   - the compile worker (worker*.go), which the plugin runs as a separate
 //     process for each PJRT_Client_Compile that misses its disk cache;
 //   - the code generator (subpackage codegen), StableHLO to LLVM IR.
@@ -31,8 +32,9 @@
 // are complete when returned.
 //
 // Invariants the plugin keeps: GetPjrtApi starts no thread and spawns
-// nothing (a client's pool starts its threads when a program first needs
-// them, and PJRT_Client_Destroy joins them); every slot of the PJRT_Api table up to 0.81 is non-NULL (the
+// nothing (a client's pool and crew of device threads start their
+// threads when a program first needs them, and PJRT_Client_Destroy joins
+// them); every slot of the PJRT_Api table up to 0.81 is non-NULL (the
 // functions the plugin lacks return UNIMPLEMENTED errors naming
 // themselves); a failing, crashing or hanging compile worker is a PJRT
 // error, never a crash of the host; clients, buffers, executables and

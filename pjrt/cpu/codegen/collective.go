@@ -518,8 +518,8 @@ func (p *planner) allToAll(n *node, op *stablehlo.Op, pl *collPlan, ins []*tval,
 // replica_id and partition_id.
 func (e *emitter) collectiveKernel(n *node) (*ir.Func, error) {
 	pl := n.plan.(*collPlan)
-	e.usesV3 = true
 	if n.kind == kDeviceID {
+		e.usesV3 = true
 		b, rt, outs, _ := e.newKernelRT(n, n.out, nil)
 		f := rtReplicaID
 		if pl.partition {
@@ -539,7 +539,7 @@ func (e *emitter) collectiveKernel(n *node) (*ir.Func, error) {
 		b.cur.NewRet(i32(0))
 		return b.f, nil
 	}
-	e.usesColl = true
+	e.usesV3, e.usesColl = true, true
 	e.collID++
 	c.id = int64(e.collID)
 	c.name = b.e.cstring(n.where())

@@ -34,7 +34,11 @@
 // batching dimensions included; gather.go), rng_bit_generator (XLA's
 // THREE_FRY and PHILOX bits; DEFAULT is PHILOX, as on XLA's CPU),
 // bitcast_convert, reduce_precision, get_dimension_size, tuple and
-// get_tuple_element, custom_call @Sharding (the identity), the chlo ops
+// get_tuple_element, custom_call @Sharding (the identity), the
+// collectives all_reduce, all_gather, reduce_scatter, all_to_all (each
+// variadic), collective_permute and collective_broadcast, and replica_id
+// and partition_id, on the devices of the compile options (Options;
+// collective.go), the chlo ops
 // erf, erfc, erf_inv, lgamma, digamma, tan, sinh, cosh, asin, acos,
 // atan, asinh, acosh, atanh, conj (of reals), is_inf, is_pos_inf,
 // is_neg_inf, next_after, top_k and broadcast_* (add ... xor, shifts,
@@ -115,6 +119,10 @@
 //     bit-identical to it, fused inputs and thread count notwithstanding.
 //     There is no reassociation; loops vectorize when the innermost input
 //     dimension is kept (reductions over leading dimensions);
+//   - all_reduce and reduce_scatter fold the group's values in group
+//     order, ((x₀ ⊕ x₁) ⊕ x₂) ⊕ …, each element once (by one device),
+//     so every device of a group gets the same bits whatever the sizes
+//     and the path (collective.go);
 //   - fusion (fusion.go) and threads (parallel.go) change no result: a
 //     fused kernel performs each element's operations in the same order
 //     as the separate kernels would, and each result element is computed

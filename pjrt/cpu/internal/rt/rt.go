@@ -128,6 +128,7 @@ static int direct_open(void) {
 	return direct_sgemm != NULL;
 }
 static void rt_memcpy(void* dst, const void* src, size_t n) { memcpy(dst, src, n); }
+static void rt_memset(void* dst, int c, size_t n) { memset(dst, c, n); }
 static void direct_batch(int batch, int M, int N, int K, float* A, float* B, float* C) {
 	for (int b = 0; b < batch; b++)
 		direct_sgemm(101, 111, 111, M, N, K, 1.0f, A + (size_t)b * M * K, K, B + (size_t)b * K * N, N, 0.0f,
@@ -290,3 +291,8 @@ func DirectSgemm(batch, M, N, K int, A, B, Cm unsafe.Pointer) bool {
 // Memcpy copies n bytes with C's memcpy (C memory): the baseline of the
 // collectives' bandwidth benchmarks.
 func Memcpy(dst, src unsafe.Pointer, n int) { C.rt_memcpy(dst, src, C.size_t(n)) }
+
+// Memset sets n bytes of C memory to c (a benchmark writes its source
+// first: untouched memory reads as the kernel's one zero page, from
+// cache).
+func Memset(dst unsafe.Pointer, c byte, n int) { C.rt_memset(dst, C.int(c), C.size_t(n)) }
