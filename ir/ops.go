@@ -222,6 +222,8 @@ const (
 	OpCollectivePermute
 	OpReplicaID
 	OpPartitionID
+	// Manual sharding (manual.go).
+	OpManualComputation
 	numOps
 )
 
@@ -340,6 +342,8 @@ var opTable = [numOps]OpInfo{
 	OpCollectivePermute: OpInfo{Name: "collective_permute", Doc: "send the operand from each source device to its target device; a device that is no target gets zeros", NumArgs: 1, Attr: attrType[CollectivePermuteAttr](), Traits: Pure | Collective, Infer: inferCollectivePermute, Eval: evalCollectiveOne}.withGrad(vjpCollectivePermute, linearJVP()),
 	OpReplicaID:         OpInfo{Name: "replica_id", Doc: "the replica id of the device running the program (ui32 scalar)", NumArgs: 0, Traits: Pure | Collective, Infer: inferDeviceID, Eval: evalCollectiveOne}.noGrad(),
 	OpPartitionID:       OpInfo{Name: "partition_id", Doc: "the partition id of the device running the program (ui32 scalar)", NumArgs: 0, Traits: Pure | Collective, Infer: inferDeviceID, Eval: evalCollectiveOne}.noGrad(),
+
+	OpManualComputation: OpInfo{Name: "manual_computation", Doc: "run the body region on every device of the mesh, on the operands' pieces under in_shardings, with explicit collectives; the results are assembled from the pieces under out_shardings (sharding.Map)", NumArgs: -1, MinArgs: 0, NumRegions: 1, Attr: attrType[ManualComputationAttr](), Traits: Pure, Infer: inferManualComputation, Eval: evalManualComputation}.withGrad(vjpManualComputation, jvpManualComputation),
 }
 
 // IsPure reports whether an instruction may be merged or dropped: a pure op,

@@ -437,6 +437,9 @@ func fillAttr(t *testing.T, v reflect.Value, seed int) {
 	case typeNamedAttrs:
 		v.Set(reflect.ValueOf([]NamedAttr{{"a", int64(seed)}, {"b c", 0.5}}))
 		return
+	case typeMesh:
+		v.Set(reflect.ValueOf(Mesh{Axes: []MeshAxis{{fmt.Sprintf("a\"%d", seed), seed + 1}, {"b", 2}}}))
+		return
 	}
 	if v.Type().Implements(typeEnumer) {
 		names := v.Interface().(enumer).EnumNames()

@@ -67,6 +67,18 @@ func passThrough(params ...Type) *Func {
 	return region("id", params, func(_ *Func, p []*Value) []*Value { return p })
 }
 
+// manualAttr is manual_computation's attribute on a mesh of the axes.
+func manualAttr(axes []MeshAxis, in, out []*Sharding) ManualComputationAttr {
+	a := ManualComputationAttr{Mesh: Mesh{Axes: axes}}
+	for _, s := range in {
+		a.InShardings = append(a.InShardings, *s)
+	}
+	for _, s := range out {
+		a.OutShardings = append(a.OutShardings, *s)
+	}
+	return a
+}
+
 // constTrue takes params and returns an i1 scalar.
 func constTrue(params ...Type) *Func {
 	return region("cond", params, func(f *Func, _ []*Value) []*Value {
@@ -460,6 +472,26 @@ func ruleCases() []ruleCase {
 		{name: "replica_id", op: OpReplicaID, want: tys("ui32[]")},
 		{name: "partition_id", op: OpPartitionID, want: tys("ui32[]")},
 
+		// manual_computation
+		{name: "manual/split and replicated", op: OpManualComputation, args: tys("f32[8,6]", "si32[3]"), attr: manualAttr([]MeshAxis{{"x", 2}, {"y", 3}}, []*Sharding{ShardDims(2, map[int][]string{0: {"x"}, 1: {"y"}}), Replicated(1)}, []*Sharding{ShardDims(2, map[int][]string{0: {"y", "x"}}), Replicated(1)}),
+			regions: []*Func{passThrough(ty("f32[4,2]"), ty("si32[3]"))}, want: tys("f32[24,2]", "si32[3]")},
+		{name: "manual/no operands", op: OpManualComputation, attr: manualAttr([]MeshAxis{{"x", 4}}, nil, nil), regions: []*Func{passThrough()}, want: tys()},
+		{name: "manual/body parameters", op: OpManualComputation, args: tys("f32[8]"), attr: manualAttr([]MeshAxis{{"x", 4}}, []*Sharding{ShardDims(1, map[int][]string{0: {"x"}})}, []*Sharding{Replicated(1)}),
+			regions: []*Func{passThrough(ty("f32[8]"))}, wantErr: "body region takes (f32[8]), want (f32[2])"},
+		{name: "manual/indivisible", op: OpManualComputation, args: tys("f32[6]"), attr: manualAttr([]MeshAxis{{"x", 4}}, []*Sharding{ShardDims(1, map[int][]string{0: {"x"}})}, []*Sharding{Replicated(1)}),
+			regions: []*Func{passThrough(ty("f32[1]"))}, wantErr: "operand #0: sharding [{\"x\"}] splits dimension 0 of f32[6] (size 6) 4 ways"},
+		{name: "manual/unknown in axis", op: OpManualComputation, args: tys("f32[8]"), attr: manualAttr([]MeshAxis{{"x", 4}}, []*Sharding{ShardDims(1, map[int][]string{0: {"y"}})}, []*Sharding{Replicated(1)}),
+			regions: []*Func{passThrough(ty("f32[8]"))}, wantErr: `names axis "y", which mesh ["x"=4] does not have`},
+		{name: "manual/unknown out axis", op: OpManualComputation, args: tys("f32[8]"), attr: manualAttr([]MeshAxis{{"x", 4}}, []*Sharding{Replicated(1)}, []*Sharding{ShardDims(1, map[int][]string{0: {"z"}})}),
+			regions: []*Func{passThrough(ty("f32[8]"))}, wantErr: `result #0: out sharding [{"z"}] names axis "z"`},
+		{name: "manual/out rank", op: OpManualComputation, args: tys("f32[8]"), attr: manualAttr([]MeshAxis{{"x", 4}}, []*Sharding{Replicated(1)}, []*Sharding{Replicated(2)}),
+			regions: []*Func{passThrough(ty("f32[8]"))}, wantErr: "out sharding [{}, {}] has 2 dimensions, but the body's result f32[8] has rank 1"},
+		{name: "manual/partial", op: OpManualComputation, args: tys("f32[8]"), attr: manualAttr([]MeshAxis{{"x", 4}}, []*Sharding{{Dims: [][]string{nil}, Partial: []string{"x"}}}, []*Sharding{Replicated(1)}),
+			regions: []*Func{passThrough(ty("f32[8]"))}, wantErr: "in sharding [{}] partial {\"x\"} is partial"},
+		{name: "manual/shardings count", op: OpManualComputation, args: tys("f32[8]"), attr: manualAttr([]MeshAxis{{"x", 4}}, nil, nil),
+			regions: []*Func{passThrough(ty("f32[8]"))}, wantErr: "0 in_shardings for 1 operands"},
+		{name: "manual/bad mesh", op: OpManualComputation, attr: manualAttr([]MeshAxis{{"x", 0}}, nil, nil), regions: []*Func{passThrough()}, wantErr: `mesh: mesh axis "x" has size 0`},
+
 		// checks shared by every rule (guardRule)
 		{name: "all/dynamic operand", op: OpAdd, args: tys("f32[?]", "f32[?]"), wantErr: "operand #0: type f32[?]: dynamic dimensions are not supported yet"},
 		{name: "all/dynamic operand of a structural op", op: OpTranspose, args: tys("f32[2,?]"), attr: TransposeAttr{Perm: []int{1, 0}}, wantErr: errDynamic},
@@ -561,7 +593,8 @@ func TestEveryRuleImplemented(t *testing.T) {
 		case OpSelect, OpClamp, OpBitcastConvert, OpBroadcastInDim, OpReshape, OpTranspose, OpSlice,
 			OpDynamicSlice, OpDynamicUpdateSlice, OpConcatenate, OpPad, OpReverse, OpDotGeneral, OpReduce,
 			OpReduceWindow, OpConvolution, OpGather, OpScatter, OpSort, OpWhile, OpCase, OpCustomCall, OpComposite,
-			OpAllReduce, OpAllGather, OpReduceScatter, OpAllToAll, OpCollectivePermute, OpReplicaID, OpPartitionID:
+			OpAllReduce, OpAllGather, OpReduceScatter, OpAllToAll, OpCollectivePermute, OpReplicaID, OpPartitionID,
+			OpManualComputation:
 			if !covered[op] {
 				t.Errorf("%v has no valid case in ruleCases", op)
 			}

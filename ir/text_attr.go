@@ -29,6 +29,7 @@ import (
 //	enum (has EnumNames)    EQ, TOTALORDER, HIGHEST
 //	*Literal                dense<...> : type   (none for nil)
 //	Sharding                [{"data"}, {}] partial {"model"}   (sharding.go)
+//	Mesh                    ["data"=2, "model"=4]              (sharding.go)
 //	[]NamedAttr             {name = value, ...} with int64 (42), float64 (1.0, 1e-05, inf, nan, or
 //	                        a 0x hex bit pattern), bool, string and []int64 ([1, 2]) values
 //	slices and arrays       [a, b, c] of any of the above, nested: [[0, 1], [2, 0]]
@@ -39,6 +40,7 @@ var (
 	typeLiteralPtr = reflect.TypeFor[*Literal]()
 	typeNamedAttrs = reflect.TypeFor[[]NamedAttr]()
 	typeSharding   = reflect.TypeFor[Sharding]()
+	typeMesh       = reflect.TypeFor[Mesh]()
 	typeEnumer     = reflect.TypeFor[enumer]()
 )
 
@@ -132,6 +134,10 @@ func writeAttrValue(b *strings.Builder, v reflect.Value) {
 	case typeSharding:
 		s := v.Interface().(Sharding)
 		b.WriteString(s.String())
+		return
+	case typeMesh:
+		m := v.Interface().(Mesh)
+		b.WriteString(m.String())
 		return
 	}
 	if t.Implements(typeEnumer) && (isIntKind(t.Kind()) || isUintKind(t.Kind())) {
@@ -303,6 +309,9 @@ func (p *parser) attrValue(t reflect.Type) reflect.Value {
 		return v
 	case typeSharding:
 		v.Set(reflect.ValueOf(*p.sharding()))
+		return v
+	case typeMesh:
+		v.Set(reflect.ValueOf(*p.mesh()))
 		return v
 	}
 	if t.Implements(typeEnumer) && (isIntKind(t.Kind()) || isUintKind(t.Kind())) {

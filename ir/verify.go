@@ -19,6 +19,8 @@ import "fmt"
 //     gives exactly the recorded result types;
 //   - no collective sits in the scalar region of a reduction, sort or
 //     scatter (which runs per element, on no particular device);
+//   - a manual_computation's mesh is its function's, and it is not in the
+//     body of another;
 //   - results: Def, Index and Func consistent with the instruction;
 //   - value IDs unique within the Func, each value defined once;
 //   - the Func's results non-nil, owned by it and defined in it.
@@ -204,6 +206,9 @@ func (v *verifier) instr(s *fnState, in *Instr) {
 	}
 	if c := scalarRegionCollective(in); c != nil {
 		v.errorf(c.Loc, c.Op.String(), "%s", errScalarRegionCollective(in))
+	}
+	if in.Op == OpManualComputation {
+		v.manual(s, in)
 	}
 	if formOK {
 		types, err := info.Infer(argTypes, in.Attr, in.Regions)

@@ -479,6 +479,20 @@ func collectiveOpCases() []opCase {
 				b := newFB(t, "partition_id")
 				return b.ret(b.e1(ir.OpPartitionID, nil))
 			}},
+		// In a function without a mesh, a manual computation over a mesh
+		// of one device is its body inlined (TestLowerManualComputation
+		// has the annotated form).
+		{name: "manual_computation", op: ir.OpManualComputation, want: "stablehlo.all_reduce", types: "tensor<2x3xf32>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "manual_computation", tt(ir.F32, 2, 3))
+				body := region(t, "body", []ir.Type{tt(ir.F32, 2, 3)}, func(r *fb) []*ir.Value {
+					s := r.emit(ir.OpAllReduce, ir.AllReduceAttr{ReplicaGroups: [][]int64{{0}}, ChannelID: 1, UseGlobalDeviceIDs: true}, []*ir.Value{r.p(0)}, adder(t, ir.F32))
+					return []*ir.Value{r.e1(ir.OpMultiply, nil, s[0], r.p(0))}
+				})
+				one := ir.Mesh{Axes: []ir.MeshAxis{{Name: "x", Size: 1}}}
+				sh := ir.Sharding{Dims: [][]string{{"x"}, {}}}
+				return b.ret(b.emit(ir.OpManualComputation, ir.ManualComputationAttr{Mesh: one, InShardings: []ir.Sharding{sh}, OutShardings: []ir.Sharding{sh}}, []*ir.Value{b.p(0)}, body)...)
+			}},
 	}
 }
 

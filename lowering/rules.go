@@ -102,6 +102,7 @@ func init() {
 
 		// Sharding (sharding.go).
 		ir.OpShardingConstraint: lowerShardingConstraint,
+		ir.OpManualComputation:  lowerManualComputation,
 
 		// Collectives, in the generic form JAX prints (replica_id and
 		// partition_id in their custom form, `stablehlo.replica_id :

@@ -19,6 +19,8 @@ import (
 //     the user's);
 //   - each sharding_constraint becomes `stablehlo.custom_call @Sharding`
 //     with `mhlo.sharding`, as JAX lowers with_sharding_constraint;
+//   - each manual_computation becomes the custom calls around its body
+//     that JAX makes of shard_map (lowerManualComputation);
 //   - the module gets mhlo.num_partitions (the mesh's device count) and
 //     mhlo.num_replicas = 1.
 //
@@ -153,6 +155,77 @@ func lowerShardingConstraint(c *ctx) ([]*stablehlo.Value, error) {
 	return c.op("stablehlo.custom_call", c.args,
 		stablehlo.NA("call_target_name", stablehlo.StringAttr("Sharding")),
 		stablehlo.NA("mhlo.sharding", stablehlo.StringAttr(hs))).Results, nil
+}
+
+// lowerManualComputation lowers sharding.Map's op. In annotate mode it is
+// what JAX makes of shard_map for XLA: each operand goes through
+// custom_call @Sharding (its in sharding) and @SPMDFullToShardShape
+// ("{manual}": the device's piece), the body's ops follow on the pieces,
+// and each result goes through @Sharding ("{manual}") and
+// @SPMDShardToFullShape (its out sharding) back to the global value.
+// Without annotations, a mesh of one device is the body inlined (the
+// pieces are the whole values), and any other mesh an error: only a
+// program compiled for the mesh runs the body on each of its devices.
+func lowerManualComputation(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.ManualComputationAttr)
+	m := &a.Mesh
+	body := c.in.Regions[0]
+	loc := c.b.Loc
+	defer func() { c.b.Loc = loc }()
+	if c.l.mesh == nil {
+		if n := m.NumDevices(); n != 1 {
+			return nil, c.errorf("runs its body on each of the %d devices of mesh %v, which a program lowered for one device cannot do: compile it for the mesh (partitioned, or lowered in annotate mode)", n, m)
+		}
+		env := make(map[*ir.Value]*stablehlo.Value, len(body.Params)+len(body.Body))
+		for i, p := range body.Params {
+			env[p] = c.args[i]
+		}
+		return c.l.lowerBody(c.b, body, env, loc)
+	}
+	custom := func(target, sharding string, x *stablehlo.Value, t ir.Type) (*stablehlo.Value, error) {
+		tt, err := tensorType(t)
+		if err != nil {
+			return nil, c.errorf("%v", err)
+		}
+		c.b.Loc = loc
+		return c.b.Op("stablehlo.custom_call", []*stablehlo.Value{x}, []stablehlo.Type{tt},
+			stablehlo.NA("call_target_name", stablehlo.StringAttr(target)),
+			stablehlo.NA("mhlo.sharding", stablehlo.StringAttr(sharding))).Results[0], nil
+	}
+	const manual = "{manual}"
+	env := make(map[*ir.Value]*stablehlo.Value, len(body.Params)+len(body.Body))
+	for i, p := range body.Params {
+		hs, err := HLOSharding(m, &a.InShardings[i])
+		if err != nil {
+			return nil, c.errorf("operand #%d: %v", i, err)
+		}
+		x, err := custom("Sharding", hs, c.args[i], c.in.Args[i].Type)
+		if err != nil {
+			return nil, err
+		}
+		if env[p], err = custom("SPMDFullToShardShape", manual, x, p.Type); err != nil {
+			return nil, err
+		}
+	}
+	outs, err := c.l.lowerBody(c.b, body, env, loc)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]*stablehlo.Value, len(outs))
+	for k, o := range outs {
+		hs, err := HLOSharding(m, &a.OutShardings[k])
+		if err != nil {
+			return nil, c.errorf("result #%d: %v", k, err)
+		}
+		x, err := custom("Sharding", manual, o, body.Results[k].Type)
+		if err != nil {
+			return nil, err
+		}
+		if res[k], err = custom("SPMDShardToFullShape", hs, x, c.in.Results[k].Type); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // PrimeMesh is the mesh of n devices whose axes are n's prime factors,

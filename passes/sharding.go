@@ -22,7 +22,11 @@ import (
 //   - a decided value that is not the user's may be refined: a dimension
 //     it keeps whole takes axes a neighbour splits it by, when they are
 //     free in the value's sharding;
-//   - the user's shardings (parameters, constraints) never change.
+//   - the user's shardings (parameters, constraints, the results of a
+//     manual computation: sharding.Map's out specs) never change; a
+//     manual computation's operands start from its in specs when nothing
+//     else decided them, and its body, the program of one device, has no
+//     global shardings.
 //
 // Forward sweeps run first, so a value follows its operands before its
 // users. Where an op's operands disagree about a factor (two different
@@ -37,7 +41,7 @@ import (
 
 // Origin is a user annotation that started a chain of decisions.
 type Origin struct {
-	What string // "parameter #0", "result #1", "sharding_constraint"
+	What string // "parameter #0", "result #1", "sharding_constraint", "sharding.Map"
 	Loc  ir.Loc // its Go line
 }
 
@@ -107,7 +111,7 @@ func PropagateSharding(f *ir.Func) (*ShardingReport, error) {
 	}
 	p := &ShardingReport{Func: f, Mesh: f.Mesh, st: map[*ir.Value]*valState{}, uf: map[*ir.Value]*ir.Value{}}
 	var instrs []*ir.Instr
-	f.Walk(func(in *ir.Instr) { instrs = append(instrs, in) })
+	walkGlobal(f, func(in *ir.Instr) { instrs = append(instrs, in) })
 	p.unify(instrs)
 
 	// Seeds: the user's shardings.
@@ -117,9 +121,31 @@ func PropagateSharding(f *ir.Func) (*ShardingReport, error) {
 		}
 	}
 	for _, in := range instrs {
-		if in.Op == ir.OpShardingConstraint {
+		switch in.Op {
+		case ir.OpShardingConstraint:
 			a := in.Attr.(ir.ShardingConstraintAttr)
 			p.seed(in.Results[0], &a.Sharding, &Origin{What: "sharding_constraint", Loc: in.Loc}, true)
+		case ir.OpManualComputation:
+			// The results are laid out as the out specs say; the operands
+			// are wanted as the in specs say (a wish: a value the user
+			// laid out otherwise is resharded, with a conflict).
+			a := in.Attr.(ir.ManualComputationAttr)
+			o := &Origin{What: "sharding.Map", Loc: in.Loc}
+			for k, r := range in.Results {
+				p.seed(r, &a.OutShardings[k], o, true)
+			}
+		}
+	}
+	for _, in := range instrs {
+		if in.Op != ir.OpManualComputation {
+			continue
+		}
+		a := in.Attr.(ir.ManualComputationAttr)
+		o := &Origin{What: "sharding.Map", Loc: in.Loc}
+		for i, v := range in.Args {
+			if p.state(v).sh == nil {
+				p.seed(v, &a.InShardings[i], o, false)
+			}
 		}
 	}
 	// The results' shardings seed what the operands' did not reach in a
@@ -194,7 +220,7 @@ func PropagateSharding(f *ir.Func) (*ShardingReport, error) {
 			set(v)
 		}
 		for _, in := range g.Body {
-			for _, r := range in.Regions {
+			for _, r := range globalRegions(in) {
 				setFunc(r)
 			}
 			for _, v := range in.Results {
@@ -207,6 +233,27 @@ func PropagateSharding(f *ir.Func) (*ShardingReport, error) {
 		p.conflicts(in)
 	}
 	return p, nil
+}
+
+// walkGlobal calls fn for every instruction of f and of its regions,
+// regions first, except inside manual computations: their bodies are the
+// program of one device, whose values have no global sharding.
+func walkGlobal(f *ir.Func, fn func(*ir.Instr)) {
+	for _, in := range f.Body {
+		for _, r := range globalRegions(in) {
+			walkGlobal(r, fn)
+		}
+		fn(in)
+	}
+}
+
+// globalRegions are in's regions that hold global values: none for a
+// manual computation.
+func globalRegions(in *ir.Instr) []*ir.Func {
+	if in.Op == ir.OpManualComputation {
+		return nil
+	}
+	return in.Regions
 }
 
 // unify makes the values that must share a sharding one class: a while
@@ -463,6 +510,10 @@ func (p *ShardingReport) infer(in *ir.Instr, backward bool) bool {
 // conflicts records where in's operands disagree with the factors its
 // results were given: those operands will be resharded.
 func (p *ShardingReport) conflicts(in *ir.Instr) {
+	if in.Op == ir.OpManualComputation {
+		p.manualConflicts(in)
+		return
+	}
 	r := in.ShardingRule()
 	if r == nil {
 		return
@@ -553,6 +604,31 @@ func (p *ShardingReport) conflicts(in *ir.Instr) {
 	}
 }
 
+// manualConflicts records the operands of a manual computation that are
+// not laid out as its in specs say: the partitioner reshards them.
+func (p *ShardingReport) manualConflicts(in *ir.Instr) {
+	a := in.Attr.(ir.ManualComputationAttr)
+	winner := &Origin{What: "sharding.Map", Loc: in.Loc}
+	for i, v := range in.Args {
+		have, want := p.state(v).sh, &a.InShardings[i]
+		if have.Equal(want) {
+			continue
+		}
+		bytes := ReshardBytes(p.Mesh, v.Type, have, want)
+		if bytes == 0 {
+			continue
+		}
+		var loser *Origin
+		for _, st := range p.state(v).dims {
+			if st != nil && st.Origin != nil {
+				loser = st.Origin
+				break
+			}
+		}
+		p.Conflicts = append(p.Conflicts, &Conflict{Instr: in, Operand: i, Have: have.Clone(), Want: want.Clone(), Winner: winner, Loser: loser, Bytes: bytes})
+	}
+}
+
 // Explain says where v's sharding came from, one line per split
 // dimension, following each decision back to the user's annotation.
 func (p *ShardingReport) Explain(v *ir.Value) string {
@@ -632,7 +708,7 @@ func (p *ShardingReport) ExplainAll(w io.Writer) {
 			io.WriteString(w, p.Explain(v))
 		}
 		for _, in := range g.Body {
-			for _, r := range in.Regions {
+			for _, r := range globalRegions(in) {
 				walk(r)
 			}
 			for _, v := range in.Results {

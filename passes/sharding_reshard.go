@@ -40,6 +40,9 @@ const (
 	stepAllGather     reshardKind = "all_gather"
 	stepAllToAll      reshardKind = "all_to_all"
 	stepSlice         reshardKind = "slice"
+	// stepCollectivePermute counts the explicit permutes of manual
+	// computations (no reshard makes one).
+	stepCollectivePermute reshardKind = "collective_permute"
 )
 
 type reshardStep struct {

@@ -247,6 +247,9 @@ func (s *spmd) instr(b *ir.Builder, in *ir.Instr, env map[*ir.Value]local) error
 		return s.while(b, in, env)
 	case in.Op == ir.OpCase:
 		return s.caseOp(b, in, env)
+	case in.Op == ir.OpManualComputation:
+		s.manual(b, in, env)
+		return nil
 	}
 	if r := in.ShardingRule(); r != nil {
 		ok, err := s.ruled(b, in, r, env)
@@ -764,4 +767,85 @@ func (s *spmd) index(b *ir.Builder, axes []string) *ir.Value {
 		}
 	}
 	return idx
+}
+
+// manual partitions a manual computation (sharding.Map): the operands are
+// resharded to the in specs, the body, already the program of one device,
+// is inlined on the pieces, and its results are the pieces of the op's
+// results under the out specs. Its collectives get channels of their own
+// and count in the program's collectives and bytes moved.
+func (s *spmd) manual(b *ir.Builder, in *ir.Instr, env map[*ir.Value]local) {
+	a := in.Attr.(ir.ManualComputationAttr)
+	args := make([]*ir.Value, len(in.Args))
+	for i, x := range in.Args {
+		args[i] = s.reshard(b, env[x], a.InShardings[i].Clone(), x.Type)
+	}
+	start := len(b.F.Body)
+	outs := b.Inline(in.Regions[0], args...)
+	for _, c := range b.F.Body[start:] {
+		s.explicit(c)
+	}
+	for k, r := range in.Results {
+		sh := decided(r)
+		env[r] = local{v: s.reshard(b, local{v: outs[k], sh: a.OutShardings[k].Clone()}, sh, r.Type), sh: sh}
+	}
+}
+
+// explicit gives a collective of a manual computation's body (and those
+// in its regions) a channel of its own, and counts it with the bytes each
+// device receives, as the reshard steps count theirs.
+func (s *spmd) explicit(in *ir.Instr) {
+	for _, r := range in.Regions {
+		for _, c := range r.Body {
+			s.explicit(c)
+		}
+	}
+	if len(in.Args) == 0 {
+		return
+	}
+	var size int64
+	for _, x := range in.Args {
+		size += int64(x.Type.NumElements() * x.Type.DType.Size())
+	}
+	groupSize := func(groups [][]int64) int64 {
+		if len(groups) == 0 {
+			return int64(s.m.NumDevices())
+		}
+		return int64(len(groups[0]))
+	}
+	switch a := in.Attr.(type) {
+	case ir.AllReduceAttr:
+		if a.ChannelID > 0 {
+			a.ChannelID = s.nextChannel()
+		}
+		g := groupSize(a.ReplicaGroups)
+		s.count(stepAllReduce, 2*size*(g-1)/g)
+		in.Attr = a
+	case ir.ReduceScatterAttr:
+		if a.ChannelID > 0 {
+			a.ChannelID = s.nextChannel()
+		}
+		g := groupSize(a.ReplicaGroups)
+		s.count(stepReduceScatter, size*(g-1)/g)
+		in.Attr = a
+	case ir.AllGatherAttr:
+		if a.ChannelID > 0 {
+			a.ChannelID = s.nextChannel()
+		}
+		s.count(stepAllGather, size*(groupSize(a.ReplicaGroups)-1))
+		in.Attr = a
+	case ir.AllToAllAttr:
+		if a.ChannelID > 0 {
+			a.ChannelID = s.nextChannel()
+		}
+		g := int64(a.SplitCount)
+		s.count(stepAllToAll, size*(g-1)/g)
+		in.Attr = a
+	case ir.CollectivePermuteAttr:
+		if a.ChannelID > 0 {
+			a.ChannelID = s.nextChannel()
+		}
+		s.count(stepCollectivePermute, size)
+		in.Attr = a
+	}
 }

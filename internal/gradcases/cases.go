@@ -312,6 +312,7 @@ func Cases() []Case {
 			})},
 	}
 	cs = append(cs, collectiveCases()...)
+	cs = append(cs, manualCases()...)
 	cs = append(cs, shardingConstraintCase())
 	return cs
 }
@@ -517,4 +518,48 @@ func ComplexNormal(r *rand.Rand, t ir.Type) *ir.Literal {
 		v[i] = complex(r.NormFloat64(), r.NormFloat64())
 	}
 	return ir.LiteralFromComplex128s(t, v)
+}
+
+// notJAXManual: grad_xla.py's interpreter runs no shard_map.
+const notJAXManual = "a manual computation is JAX's shard_map, which grad_xla.py's interpreter does not run"
+
+// manualCases differentiate manual computations whose bodies run on
+// several devices (ir.Eval runs them with EvalSPMD): a replicated operand
+// (whose cotangent sums the devices'), a replicated result made so by an
+// all_reduce (whose cotangent each device shares), and collectives that
+// move pieces between devices.
+func manualCases() []Case {
+	mesh := func(axes ...ir.MeshAxis) ir.Mesh { return ir.Mesh{Axes: axes} }
+	sh := func(rank int, dims map[int][]string) ir.Sharding { return *ir.ShardDims(rank, dims) }
+	sum := func(d ir.DType) *ir.Func { return ir.BinaryRegion(ir.OpAdd, d, testLoc) }
+	psum := build("psum_rows", []ir.Type{f64(4, 3), f64(3)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+		body := ir.NewFunc("body", f64(2, 3), f64(3))
+		bb := ir.NewBuilder(body, testLoc)
+		x, w := body.Params[0], body.Params[1]
+		a := bb.Mul(bb.Unary(ir.OpSine, x), bb.BroadcastInDim(w, []int{2, 3}, []int{1}))
+		s := bb.Sum(bb.Mul(a, a), 0)
+		ps := bb.Emit1(ir.OpAllReduce, []*ir.Value{s}, ir.AllReduceAttr{ReplicaGroups: [][]int64{{0, 1}}, ChannelID: 1, UseGlobalDeviceIDs: true}, sum(ir.F64))
+		body.Return(ps, bb.Unary(ir.OpTanh, a))
+		attr := ir.ManualComputationAttr{Mesh: mesh(ir.MeshAxis{Name: "d", Size: 2}),
+			InShardings:  []ir.Sharding{sh(2, map[int][]string{0: {"d"}}), sh(1, nil)},
+			OutShardings: []ir.Sharding{sh(1, nil), sh(2, map[int][]string{0: {"d"}})}}
+		return b.Emit(ir.OpManualComputation, p, attr, body)
+	})
+	grid := build("gather_permute", []ir.Type{f64(4, 4)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+		m := mesh(ir.MeshAxis{Name: "x", Size: 2}, ir.MeshAxis{Name: "y", Size: 2})
+		body := ir.NewFunc("body", f64(2, 2))
+		bb := ir.NewBuilder(body, testLoc)
+		x := body.Params[0]
+		g := bb.Emit1(ir.OpAllGather, []*ir.Value{bb.Mul(bb.Unary(ir.OpExp, x), x)}, ir.AllGatherAttr{AllGatherDim: 1, ReplicaGroups: m.Groups([]string{"y"}), ChannelID: 1, UseGlobalDeviceIDs: true})
+		r := bb.Emit1(ir.OpCollectivePermute, []*ir.Value{g}, ir.CollectivePermuteAttr{SourceTargetPairs: [][2]int64{{0, 2}, {2, 0}, {1, 3}, {3, 1}}, ChannelID: 2})
+		body.Return(bb.Mul(r, bb.Unary(ir.OpSine, g)))
+		attr := ir.ManualComputationAttr{Mesh: m,
+			InShardings:  []ir.Sharding{sh(2, map[int][]string{0: {"x"}, 1: {"y"}})},
+			OutShardings: []ir.Sharding{sh(2, map[int][]string{0: {"x"}})}}
+		return b.Emit(ir.OpManualComputation, p, attr, body)
+	})
+	return []Case{
+		{Name: "manual_computation/psum", Op: ir.OpManualComputation, WRT: []int{0, 1}, Gen: gens(normal, normal), NotJAX: notJAXManual, F: psum},
+		{Name: "manual_computation/gather_permute", Op: ir.OpManualComputation, WRT: []int{0}, Gen: gens(small), NotJAX: notJAXManual, F: grid},
+	}
 }

@@ -67,6 +67,7 @@ func VJP(f *ir.Func, wrt []int, opt Options) (*ir.Func, error) {
 		return nil, err
 	}
 	out := ir.NewFunc(f.Name + "_vjp")
+	out.Mesh = f.Mesh // the derivative runs on the same mesh: its constraints and manual computations name it
 	vmap := map[*ir.Value]*ir.Value{}
 	for _, p := range f.Params {
 		vmap[p] = out.AddParam(p.Type, p.Loc())
@@ -99,6 +100,7 @@ func JVP(f *ir.Func, wrt []int, opt Options) (*ir.Func, error) {
 		return nil, err
 	}
 	out := ir.NewFunc(f.Name + "_jvp")
+	out.Mesh = f.Mesh // the derivative runs on the same mesh: its constraints and manual computations name it
 	vmap := map[*ir.Value]*ir.Value{}
 	for _, p := range f.Params {
 		vmap[p] = out.AddParam(p.Type, p.Loc())
@@ -129,6 +131,7 @@ func NewBackward(f *ir.Func, wrt []int, opt Options) (*Derivative, error) {
 		return nil, err
 	}
 	out := ir.NewFunc(f.Name + "_bwd")
+	out.Mesh = f.Mesh // the derivative runs on the same mesh: its constraints and manual computations name it
 	cts := make([]*ir.Value, len(f.Results))
 	for j, r := range f.Results {
 		cts[j] = out.AddParam(r.Type, r.Loc())
@@ -152,6 +155,7 @@ func NewForward(f *ir.Func, wrt []int, opt Options) (*Derivative, error) {
 		return nil, err
 	}
 	out := ir.NewFunc(f.Name + "_fwd")
+	out.Mesh = f.Mesh // the derivative runs on the same mesh: its constraints and manual computations name it
 	ts := make([]*ir.Value, len(wrt))
 	for i, w := range wrt {
 		ts[i] = out.AddParam(f.Params[w].Type, f.Params[w].Loc())

@@ -27,7 +27,8 @@ import (
 
 // untestable are the ops that have no case, with the reason.
 var untestable = map[ir.Op]string{
-	ir.OpCustomCall: "XLA runs a custom_call only with a registered target; none exists for Stela's",
+	ir.OpCustomCall:        "XLA runs a custom_call only with a registered target; none exists for Stela's",
+	ir.OpManualComputation: "a whole-mesh op: these tests run programs of one device, and an annotated manual computation needs XLA's SPMD partitioner; frontend/sharding's tests run manual computations on the CPU plugin's devices",
 }
 
 // ulpBound is the largest distance, in units in the last place of the
