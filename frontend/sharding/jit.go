@@ -42,7 +42,8 @@ func IsMeshDevice(d runtime.Device) (*Mesh, bool) {
 // PrepareJit decides the mesh of a jit-compiled function and writes its
 // shardings into f, whose parameters are the call's tensors then the
 // tensors it captured (all of them in tensors). The mesh is the one of
-// the options and of the sharded tensors, which must agree; nil when
+// the options, of the sharded tensors and of the sharding.Maps in f,
+// which must agree; nil when
 // nothing is sharded (f is left alone). A parameter gets its option's
 // Spec, else its tensor's sharding on that mesh, else is replicated; a
 // result gets its option's Spec, else what propagation decides.
@@ -76,6 +77,13 @@ func PrepareJit(f *ir.Func, tensors []*tensor.Tensor, in, out []Sharding) (*Mesh
 		if err := use(MeshOf(t), fmt.Sprintf("tensor #%d", i)); err != nil {
 			return nil, err
 		}
+	}
+	bm, where, err := meshOfBodies(f, mesh)
+	if err != nil {
+		return nil, err
+	}
+	if err := use(bm, where); err != nil {
+		return nil, err
 	}
 	if mesh == nil {
 		return nil, nil

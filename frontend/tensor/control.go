@@ -19,6 +19,11 @@ import (
 // traceRegion traces fn into a region Func with parameters of the given
 // types and fn's results as results.
 func traceRegion(op, name string, loc ir.Loc, types []ir.Type, fn func([]*Tensor) []*Tensor) *Tracer {
+	return traceRegionIn(op, name, loc, types, func(_ *Tracer, ps []*Tensor) []*Tensor { return fn(ps) })
+}
+
+// traceRegionIn is traceRegion with fn given the region's tracer.
+func traceRegionIn(op, name string, loc ir.Loc, types []ir.Type, fn func(*Tracer, []*Tensor) []*Tensor) *Tracer {
 	rt := newTracer(name, regionTrace)
 	params := make([]*Tensor, len(types))
 	for i, t := range types {
@@ -32,7 +37,7 @@ func traceRegion(op, name string, loc ir.Loc, types []ir.Type, fn func([]*Tensor
 				panic(r)
 			}
 		}()
-		outs = fn(params)
+		outs = fn(rt, params)
 	}()
 	vals := make([]*ir.Value, len(outs))
 	for i, o := range outs {
