@@ -22,6 +22,10 @@ type ShardingCase struct {
 	// their specs (nil: replicated) and Out its results' (nil: what
 	// propagation decides).
 	Func   any
+	// Manual, when set, makes the sharded program for a mesh, one that
+	// names its mesh (sharding.Map); Func is then the unsharded
+	// reference.
+	Manual func(m *sharding.Mesh) any
 	Inputs func(seed uint64) []*tensor.Tensor
 	In     []sharding.Spec
 	Out    []sharding.Spec
@@ -122,6 +126,16 @@ func ShardingCases() []*ShardingCase {
 			Tolerance: 1e-4,
 		},
 		{
+			Name: "mlp-manual", Doc: "the Megatron MLP written in manual mode (sharding.Map with an explicit AllReduce) between automatic ops",
+			Mesh: oneAxis("model"), Func: mlp2, Manual: mlp2Manual,
+			Inputs: func(seed uint64) []*tensor.Tensor {
+				r := rng(seed)
+				return []*tensor.Tensor{uniform(r, 16, 32), normal(r, heInit(32), 32, 64), normal(r, 0.1, 64), normal(r, heInit(64), 64, 32), normal(r, 0.1, 32)}
+			},
+			Out:       []sharding.Spec{sharding.P()},
+			Tolerance: 1e-4,
+		},
+		{
 			Name: "train-data-parallel", Doc: "data-parallel training: the loss's gradients all-reduced over the batch's devices, five SGD steps, the same loss curve as one device",
 			Mesh: oneAxis("data"), Func: trainStep, Steps: 5,
 			Inputs: func(seed uint64) []*tensor.Tensor {
@@ -142,6 +156,21 @@ func ShardingCases() []*ShardingCase {
 
 func mlp2(x, w1, b1, w2, b2 *tensor.Tensor) *tensor.Tensor {
 	return dense(tensor.Relu(dense(x, w1, b1)), w2, b2)
+}
+
+// mlp2Manual is mlp2 with its hidden layer in manual mode over the mesh's
+// one axis: each device computes its columns of the hidden layer and its
+// part of the second product, and an AllReduce sums the parts; the last
+// bias is added outside, in automatic mode.
+func mlp2Manual(m *sharding.Mesh) any {
+	axis := m.Axes()[0]
+	hidden := sharding.Map(func(p ...*tensor.Tensor) []*tensor.Tensor {
+		part := tensor.MatMul(tensor.Relu(dense(p[0], p[1], p[2])), p[3])
+		return []*tensor.Tensor{sharding.AllReduce(part, axis, sharding.Sum)}
+	}, m, []sharding.Spec{sharding.P(), sharding.P(nil, axis), sharding.P(axis), sharding.P(axis)}, []sharding.Spec{sharding.P()})
+	return func(x, w1, b1, w2, b2 *tensor.Tensor) *tensor.Tensor {
+		return tensor.Add(hidden(x, w1, b1, w2)[0], b2)
+	}
 }
 
 func mlp2NoBias(x, w1, w2 *tensor.Tensor) *tensor.Tensor {
@@ -197,7 +226,11 @@ func (c *ShardingCase) RunSharding(n int, mode sharding.Mode) (res ShardingResul
 		}
 		name := c.Name
 		plain := jit.CompileAny(c.Func, jit.WithName(name+"_unsharded"))
-		sharded := jit.CompileAny(c.Func, jit.WithName(name), jit.InShardings(in...), jit.OutShardings(out...))
+		fn := c.Func
+		if c.Manual != nil {
+			fn = c.Manual(mesh)
+		}
+		sharded := jit.CompileAny(fn, jit.WithName(name), jit.InShardings(in...), jit.OutShardings(out...))
 		args := c.Inputs(7)
 		steps := max(c.Steps, 1)
 		wantArgs, gotArgs := args, args
