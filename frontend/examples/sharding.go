@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/stela-ml/stela/frontend/jit"
 	"github.com/stela-ml/stela/frontend/sharding"
@@ -226,7 +225,7 @@ func (c *ShardingCase) Annotated(n int, seed uint64) (*ShardingProgram, error) {
 		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	f := r.Func
-	f.Name = strings.ReplaceAll(c.Name, "-", "_")
+	f.Name = c.Name // jit.WithName(c.Name), as RunSharding compiles it
 	args = append(args, r.Captured...)
 	optimize := func(f *ir.Func) (*ir.Func, error) {
 		m := &ir.Module{Funcs: []*ir.Func{f}}

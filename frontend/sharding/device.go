@@ -175,6 +175,12 @@ type ProgramInfo struct {
 	// Conflicts are propagation's: values whose shardings disagree,
 	// with both Go lines and the bytes resharding moves.
 	Conflicts []string
+	// Func is the program compiled, not to be modified: in Annotate
+	// mode the global function with its shardings (Mesh.Annotated's),
+	// which the plugin's partitioner was given lowered with
+	// lowering.Options.Annotate; in Partition mode one device's
+	// program.
+	Func *ir.Func
 }
 
 // Compiled lists the programs compiled for the mesh so far, oldest
@@ -191,7 +197,7 @@ func (m *Mesh) Compiled() []ProgramInfo {
 }
 
 func (e *meshExec) info() ProgramInfo {
-	pi := ProgramInfo{Name: e.name, Mode: e.d.m.mode}
+	pi := ProgramInfo{Name: e.name, Mode: e.d.m.mode, Func: e.fn}
 	for _, c := range e.report.Conflicts {
 		pi.Conflicts = append(pi.Conflicts, fmt.Sprintf("%s at %v: %v", c.Instr.Op, c.Instr.Loc.Primary(), c))
 	}
@@ -224,6 +230,7 @@ type meshExec struct {
 	params   []ir.Type      // global types
 	results  []ir.Type
 	exe      runtime.MultiExecutable
+	fn       *ir.Func            // the program compiled (ProgramInfo.Func)
 	partd    *passes.Partitioned // partition mode
 	report   *passes.ShardingReport
 	annotate bool
@@ -301,6 +308,7 @@ func (d *meshDevice) build(g *ir.Func) (*meshExec, error) {
 			e.out = append(e.out, sh.Clone())
 			dr = append(dr, sh.ShardType(m.ir, r.Type))
 		}
+		e.fn = g
 		e.exe, err = runtime.CompileMulti(g, runtime.CompileSpec{Partitions: n, Devices: m.devices, SPMD: true, DeviceParams: dp, DeviceResults: dr})
 		if err != nil {
 			return nil, err
@@ -318,7 +326,7 @@ func (d *meshDevice) build(g *ir.Func) (*meshExec, error) {
 			return nil, err
 		}
 		p.Func = mod.Funcs[0]
-		e.partd, e.in, e.out = p, p.InShardings, p.OutShardings
+		e.partd, e.in, e.out, e.fn = p, p.InShardings, p.OutShardings, p.Func
 		e.exe, err = runtime.CompileMulti(p.Func, runtime.CompileSpec{Partitions: n, Devices: m.devices})
 		if err != nil {
 			return nil, err
