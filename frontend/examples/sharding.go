@@ -9,6 +9,7 @@ import (
 	"github.com/stela-ml/stela/frontend/sharding"
 	"github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/passes"
 )
 
 // ShardingCase is one program that `stela demo sharding` runs sharded over
@@ -204,6 +205,82 @@ func trainStep(x, y, w1, b1, w2, b2 *tensor.Tensor) []*tensor.Tensor {
 	return out
 }
 
+// shardings are the case's argument and result specs on mesh.
+func (c *ShardingCase) shardings(mesh *sharding.Mesh) (in, out []sharding.Sharding) {
+	in = make([]sharding.Sharding, len(c.In))
+	for i, s := range c.In {
+		in[i] = mesh.On(s)
+	}
+	out = make([]sharding.Sharding, len(c.Out))
+	for i, s := range c.Out {
+		out[i] = mesh.On(s)
+	}
+	return in, out
+}
+
+// ShardingProgram is a case traced for a mesh in annotate mode, neither
+// compiled nor run: the program a plugin's SPMD partitioner (XLA's) is
+// given.
+type ShardingProgram struct {
+	Mesh *sharding.Mesh
+	// Func is the program as the mesh compiles it in annotate mode: the
+	// case's function traced, its shardings set (sharding.PrepareJit) and
+	// optimized (passes.Default) as jit.Compile does, then
+	// Mesh.Annotated. Plain is the same function traced and optimized
+	// without shardings, what RunSharding's unsharded run compiles.
+	Func, Plain *ir.Func
+	// Inputs are the arguments of both: the case's Inputs, then the
+	// tensors the function captured.
+	Inputs []*tensor.Tensor
+}
+
+// Annotated traces the case for a mesh of n CPU devices in annotate
+// mode on its Inputs(seed), as RunSharding compiles it, without
+// compiling or running it. Of a training case it is one step.
+func (c *ShardingCase) Annotated(n int, seed uint64) (*ShardingProgram, error) {
+	axes, shape := c.Mesh(n)
+	mesh, err := sharding.NewMesh(axes, shape, "cpu")
+	if err != nil {
+		return nil, err
+	}
+	mesh = mesh.WithMode(sharding.Annotate)
+	args := c.Inputs(seed)
+	types := make([]ir.Type, len(args))
+	for i, a := range args {
+		types[i] = a.Type()
+	}
+	r, err := jit.TraceFull(c.Func, types...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	f := r.Func
+	f.Name = c.Name // jit.WithName(c.Name), as RunSharding compiles it
+	args = append(args, r.Captured...)
+	optimize := func(f *ir.Func) (*ir.Func, error) {
+		m := &ir.Module{Funcs: []*ir.Func{f}}
+		if _, err := passes.Run(m, passes.Default, passes.Options{}); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		return m.Funcs[0], nil
+	}
+	plain, err := optimize(ir.CloneFunc(f))
+	if err != nil {
+		return nil, err
+	}
+	in, out := c.shardings(mesh)
+	if _, err := sharding.PrepareJit(f, args, in, out); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	if f, err = optimize(f); err != nil {
+		return nil, err
+	}
+	g, err := mesh.Annotated(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	return &ShardingProgram{Mesh: mesh, Func: g, Plain: plain, Inputs: args}, nil
+}
+
 // RunSharding runs the case on n CPU devices in the given mode and
 // compares it with the program unsharded on one device.
 func (c *ShardingCase) RunSharding(n int, mode sharding.Mode) (res ShardingResult) {
@@ -216,14 +293,7 @@ func (c *ShardingCase) RunSharding(n int, mode sharding.Mode) (res ShardingResul
 		}
 		mesh = mesh.WithMode(mode)
 		res.Mesh = mesh.String()
-		in := make([]sharding.Sharding, len(c.In))
-		for i, s := range c.In {
-			in[i] = mesh.On(s)
-		}
-		out := make([]sharding.Sharding, len(c.Out))
-		for i, s := range c.Out {
-			out[i] = mesh.On(s)
-		}
+		in, out := c.shardings(mesh)
 		name := c.Name
 		plain := jit.CompileAny(c.Func, jit.WithName(name+"_unsharded"))
 		fn := c.Func

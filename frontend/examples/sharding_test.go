@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/frontend/jit"
 	"github.com/stela-ml/stela/frontend/sharding"
 )
 
@@ -26,6 +27,40 @@ func TestShardingCases(t *testing.T) {
 				if !r.Known {
 					t.Errorf("%s on %d devices (%v): the collectives are not reported", c.Name, n, mode)
 				}
+			}
+		}
+	}
+}
+
+// TestShardingAnnotated checks that ShardingCase.Annotated, which traces
+// a case without compiling it, gives the program a mesh in annotate mode
+// compiles for the case (Mesh.Compiled's Func): the same text, shardings
+// included.
+func TestShardingAnnotated(t *testing.T) {
+	for _, c := range examples.ShardingCases() {
+		for _, n := range []int{1, 8} {
+			p, err := c.Annotated(n, 7)
+			if err != nil {
+				t.Fatalf("%s on %d: %v", c.Name, n, err)
+			}
+			in := make([]sharding.Sharding, len(c.In))
+			for i, s := range c.In {
+				in[i] = p.Mesh.On(s)
+			}
+			out := make([]sharding.Sharding, len(c.Out))
+			for i, s := range c.Out {
+				out[i] = p.Mesh.On(s)
+			}
+			f := jit.CompileAny(c.Func, jit.WithName(c.Name), jit.InShardings(in...), jit.OutShardings(out...))
+			if _, err := f(p.Inputs...); err != nil {
+				t.Fatalf("%s on %d: %v", c.Name, n, err)
+			}
+			compiled := p.Mesh.Compiled()
+			if len(compiled) != 1 || compiled[0].Func == nil {
+				t.Fatalf("%s on %d: the mesh compiled %d programs, want one with its Func", c.Name, n, len(compiled))
+			}
+			if got, want := p.Func.String(), compiled[0].Func.String(); got != want {
+				t.Errorf("%s on %d: Annotated gives\n%s\nthe mesh compiled\n%s", c.Name, n, got, want)
 			}
 		}
 	}

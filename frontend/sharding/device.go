@@ -86,13 +86,7 @@ func (d *meshDevice) Run(f *ir.Func, args []runtime.Buffer) ([]runtime.Buffer, e
 func (d *meshDevice) Compile(f *ir.Func) (runtime.Executable, error) { return d.compile(f) }
 
 func (d *meshDevice) compile(f *ir.Func) (*meshExec, error) {
-	g := ir.CloneFunc(f)
-	g.Mesh = d.m.ir
-	for i, p := range g.Params {
-		if g.InSharding(i) == nil {
-			setSharding(&g.InShardings, i, ir.Replicated(p.Type.Rank()))
-		}
-	}
+	g := d.m.onMesh(f)
 	key := g.String()
 	d.mu.Lock()
 	e := d.progs[key]
@@ -109,6 +103,59 @@ func (d *meshDevice) compile(f *ir.Func) (*meshExec, error) {
 	d.order = append(d.order, e)
 	d.mu.Unlock()
 	return e, nil
+}
+
+// onMesh returns a copy of f on the mesh, its parameters without a
+// sharding replicated.
+func (m *Mesh) onMesh(f *ir.Func) *ir.Func {
+	g := ir.CloneFunc(f)
+	g.Mesh = m.ir
+	for i, p := range g.Params {
+		if g.InSharding(i) == nil {
+			setSharding(&g.InShardings, i, ir.Replicated(p.Type.Rank()))
+		}
+	}
+	return g
+}
+
+// propagate verifies g (on the mesh, with complete InShardings) and
+// decides its values' shardings (passes.PrepareSharding, which inlines
+// its composites); with outs, each result without an OutSharding gets
+// the one propagation decided, as annotate mode compiles it.
+func propagate(g *ir.Func, outs bool) (*passes.ShardingReport, error) {
+	if err := ir.Verify(g); err != nil {
+		return nil, err
+	}
+	rep, err := passes.PrepareSharding(g)
+	if err != nil {
+		return nil, err
+	}
+	if outs {
+		for i, r := range g.Results {
+			if g.OutSharding(i) == nil {
+				setSharding(&g.OutShardings, i, r.Sharding.Clone())
+			}
+		}
+	}
+	return rep, nil
+}
+
+// Annotated returns f as the mesh compiles it in annotate mode, whatever
+// the mesh's mode, without compiling it: a copy on the mesh, with every
+// parameter's sharding (replicated where f gives none), its composites
+// inlined, the shardings propagation decided on its values, and every
+// result's sharding (f's OutShardings, else propagation's).
+// lowering.Lower with Options.Annotate makes of it the program the
+// plugin's SPMD partitioner is given (mhlo.sharding on @main's
+// parameters and results, custom_call @Sharding for its constraints).
+// f is as jit.Compile hands it to the mesh: traced, its shardings set by
+// PrepareJit, optimized.
+func (m *Mesh) Annotated(f *ir.Func) (*ir.Func, error) {
+	g := m.onMesh(f)
+	if _, err := propagate(g, true); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // ProgramInfo is what a mesh made of one program it compiled.
@@ -128,6 +175,12 @@ type ProgramInfo struct {
 	// Conflicts are propagation's: values whose shardings disagree,
 	// with both Go lines and the bytes resharding moves.
 	Conflicts []string
+	// Func is the program compiled, not to be modified: in Annotate
+	// mode the global function with its shardings (Mesh.Annotated's),
+	// which the plugin's partitioner was given lowered with
+	// lowering.Options.Annotate; in Partition mode one device's
+	// program.
+	Func *ir.Func
 }
 
 // Compiled lists the programs compiled for the mesh so far, oldest
@@ -144,7 +197,7 @@ func (m *Mesh) Compiled() []ProgramInfo {
 }
 
 func (e *meshExec) info() ProgramInfo {
-	pi := ProgramInfo{Name: e.name, Mode: e.d.m.mode}
+	pi := ProgramInfo{Name: e.name, Mode: e.d.m.mode, Func: e.fn}
 	for _, c := range e.report.Conflicts {
 		pi.Conflicts = append(pi.Conflicts, fmt.Sprintf("%s at %v: %v", c.Instr.Op, c.Instr.Loc.Primary(), c))
 	}
@@ -177,6 +230,7 @@ type meshExec struct {
 	params   []ir.Type      // global types
 	results  []ir.Type
 	exe      runtime.MultiExecutable
+	fn       *ir.Func            // the program compiled (ProgramInfo.Func)
 	partd    *passes.Partitioned // partition mode
 	report   *passes.ShardingReport
 	annotate bool
@@ -237,10 +291,7 @@ func (d *meshDevice) build(g *ir.Func) (*meshExec, error) {
 	for _, r := range g.Results {
 		e.results = append(e.results, r.Type)
 	}
-	if err := ir.Verify(g); err != nil {
-		return nil, err
-	}
-	rep, err := passes.PrepareSharding(g)
+	rep, err := propagate(g, e.annotate)
 	if err != nil {
 		return nil, err
 	}
@@ -254,13 +305,10 @@ func (d *meshDevice) build(g *ir.Func) (*meshExec, error) {
 		}
 		for i, r := range g.Results {
 			sh := g.OutSharding(i)
-			if sh == nil {
-				sh = r.Sharding
-			}
-			setSharding(&g.OutShardings, i, sh.Clone())
 			e.out = append(e.out, sh.Clone())
 			dr = append(dr, sh.ShardType(m.ir, r.Type))
 		}
+		e.fn = g
 		e.exe, err = runtime.CompileMulti(g, runtime.CompileSpec{Partitions: n, Devices: m.devices, SPMD: true, DeviceParams: dp, DeviceResults: dr})
 		if err != nil {
 			return nil, err
@@ -278,7 +326,7 @@ func (d *meshDevice) build(g *ir.Func) (*meshExec, error) {
 			return nil, err
 		}
 		p.Func = mod.Funcs[0]
-		e.partd, e.in, e.out = p, p.InShardings, p.OutShardings
+		e.partd, e.in, e.out, e.fn = p, p.InShardings, p.OutShardings, p.Func
 		e.exe, err = runtime.CompileMulti(p.Func, runtime.CompileSpec{Partitions: n, Devices: m.devices})
 		if err != nil {
 			return nil, err

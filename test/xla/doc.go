@@ -117,7 +117,13 @@
 // data row; a @Sharding constraint forcing an all-gather or all-to-all;
 // every sharding form below, uneven tiles included), against their
 // unpartitioned results: bit for bit without split sums, within
-// 2·n·u·Σ|terms| with them.
+// 2·n·u·Σ|terms| with them. TestXLAShardingCases runs the sharding demo's
+// cases (examples.ShardingCases, on 2, 4 and 8 devices) as Stela's
+// annotate mode makes them (ShardingCase.Annotated, lowered with
+// lowering.Options.Annotate) through the same oracle: partitioned,
+// unpartitioned and ir.Eval's results agree within each case's
+// tolerance, XLA compiled for @main the shardings Stela meant, and it
+// chose the collectives the case calls for.
 //
 // What the lowering must emit, as XLA in jaxlib 0.10.2 reads it (checked
 // by TestXLASharded):
