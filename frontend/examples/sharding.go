@@ -249,7 +249,11 @@ func (c *ShardingCase) Annotated(n int, seed uint64) (*ShardingProgram, error) {
 	for i, a := range args {
 		types[i] = a.Type()
 	}
-	r, err := jit.TraceFull(c.Func, types...)
+	fn := c.Func
+	if c.Manual != nil {
+		fn = c.Manual(mesh)
+	}
+	r, err := jit.TraceFull(fn, types...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
@@ -263,7 +267,19 @@ func (c *ShardingCase) Annotated(n int, seed uint64) (*ShardingProgram, error) {
 		}
 		return m.Funcs[0], nil
 	}
-	plain, err := optimize(ir.CloneFunc(f))
+	reference := ir.CloneFunc(f)
+	if c.Manual != nil {
+		// The unsharded reference is Func, traced on its own.
+		rp, err := jit.TraceFull(c.Func, types...)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		if len(rp.Captured) != len(r.Captured) {
+			return nil, fmt.Errorf("%s: the manual program captures %d tensors, the reference %d", c.Name, len(r.Captured), len(rp.Captured))
+		}
+		reference = rp.Func
+	}
+	plain, err := optimize(reference)
 	if err != nil {
 		return nil, err
 	}

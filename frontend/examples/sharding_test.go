@@ -51,7 +51,11 @@ func TestShardingAnnotated(t *testing.T) {
 			for i, s := range c.Out {
 				out[i] = p.Mesh.On(s)
 			}
-			f := jit.CompileAny(c.Func, jit.WithName(c.Name), jit.InShardings(in...), jit.OutShardings(out...))
+			fn := c.Func
+			if c.Manual != nil {
+				fn = c.Manual(p.Mesh)
+			}
+			f := jit.CompileAny(fn, jit.WithName(c.Name), jit.InShardings(in...), jit.OutShardings(out...))
 			if _, err := f(p.Inputs...); err != nil {
 				t.Fatalf("%s on %d: %v", c.Name, n, err)
 			}

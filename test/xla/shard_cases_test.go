@@ -74,6 +74,13 @@ func TestXLAShardingCases(t *testing.T) {
 				r.skipErr = fmt.Errorf("lowering: %w", err)
 				continue
 			}
+			if c.Manual != nil {
+				// A manual computation (shard_map) is compiled for its
+				// mesh: XLA's sharding remover breaks its custom calls
+				// on one partition. ir.Eval of Func is the reference.
+				r.s = b.add(fmt.Sprintf("%s/%d", c.Name, n), r.mlir, n, args)
+				continue
+			}
 			r.s, r.u = b.addPair(fmt.Sprintf("%s/%d", c.Name, n), r.mlir, n, args)
 		}
 	}
@@ -84,20 +91,26 @@ func TestXLAShardingCases(t *testing.T) {
 				t.Fatal(r.skipErr)
 			}
 			for _, j := range []*job{r.s, r.u} {
+				if j == nil {
+					continue
+				}
 				if !j.result.ok {
 					t.Fatalf("%s: %s\n%s", j.name, j.result.err, r.mlir)
 				}
 			}
 			t.Logf("%v: params %v, results %v; XLA's collectives: %s", r.p.Mesh, r.s.result.paramShardings, r.s.result.outShardings, formatCollectives(r.s.result.collectives))
 			tol := r.c.Tolerance
-			for _, cmp := range []struct {
+			type comparison struct {
 				what      string
 				got, want []*ir.Literal
-			}{
-				{"partitioned vs unpartitioned", r.s.result.outs, r.u.result.outs},
-				{"partitioned vs ir.Eval", r.s.result.outs, r.want},
-				{"unpartitioned vs ir.Eval", r.u.result.outs, r.want},
-			} {
+			}
+			cmps := []comparison{{"partitioned vs ir.Eval", r.s.result.outs, r.want}}
+			if r.u != nil {
+				cmps = append(cmps,
+					comparison{"partitioned vs unpartitioned", r.s.result.outs, r.u.result.outs},
+					comparison{"unpartitioned vs ir.Eval", r.u.result.outs, r.want})
+			}
+			for _, cmp := range cmps {
 				d, err := maxAbsDiff(cmp.got, cmp.want)
 				switch {
 				case err != nil:
