@@ -63,6 +63,8 @@ type OpInfo struct {
 	// Sharding is the op's sharding rule (sharding_rules.go); nil: the
 	// op is computed whole on sharded programs.
 	Sharding ShardingRuleFunc
+	// shardingKind names Sharding's kind (ShardingRuleKind).
+	shardingKind string
 	// evalDev, when set, evaluates the op on a device of an EvalSPMD run
 	// (nil: Eval's single device) instead of Eval: the collectives, and
 	// the ops whose regions may hold collectives (eval_spmd.go).

@@ -416,34 +416,48 @@ func ruleConvolution(in *Instr) *ShardingRule {
 	return b.r
 }
 
+// ShardingRuleKind names the kind of the op's sharding rule, for `stela
+// ops` and docs/ops.md ("elementwise", "reshape", "dot_general", ...), or
+// "" when the op has none (Sharding == nil).
+func (o *OpInfo) ShardingRuleKind() string {
+	if o.Sharding == nil {
+		return ""
+	}
+	return o.shardingKind
+}
+
 func init() {
 	for op := range opTable {
 		info := &opTable[op]
 		if info.Name != "" && info.Has(Elementwise) {
-			info.Sharding = ruleElementwise
+			info.Sharding, info.shardingKind = ruleElementwise, "elementwise"
 		}
 	}
-	set := map[Op]ShardingRuleFunc{
-		OpConstant:           ruleGenerated,
-		OpIota:               ruleGenerated,
-		OpBitcastConvert:     ruleBitcastConvert,
-		OpBroadcastInDim:     ruleBroadcastInDim,
-		OpReshape:            ruleReshape,
-		OpTranspose:          ruleTranspose,
-		OpSlice:              ruleSlice,
-		OpDynamicSlice:       ruleDynamicSlice,
-		OpDynamicUpdateSlice: ruleDynamicUpdateSlice,
-		OpConcatenate:        ruleConcatenate,
-		OpPad:                rulePad,
-		OpReverse:            ruleReverse,
-		OpDotGeneral:         ruleDotGeneral,
-		OpReduce:             ruleReduce,
-		OpReduceWindow:       ruleReduceWindow,
-		OpConvolution:        ruleConvolution,
-		OpSort:               ruleSort,
-		OpShardingConstraint: ruleElementwise,
+	type named struct {
+		kind string
+		rule ShardingRuleFunc
+	}
+	set := map[Op]named{
+		OpConstant:           {"generated", ruleGenerated},
+		OpIota:               {"generated", ruleGenerated},
+		OpBitcastConvert:     {"elementwise (same rank only)", ruleBitcastConvert},
+		OpBroadcastInDim:     {"broadcast", ruleBroadcastInDim},
+		OpReshape:            {"reshape", ruleReshape},
+		OpTranspose:          {"transpose", ruleTranspose},
+		OpSlice:              {"pass-through (sliced dims whole)", ruleSlice},
+		OpDynamicSlice:       {"pass-through (sliced dims whole)", ruleDynamicSlice},
+		OpDynamicUpdateSlice: {"pass-through (updated dims whole)", ruleDynamicUpdateSlice},
+		OpConcatenate:        {"pass-through (concatenated dim whole)", ruleConcatenate},
+		OpPad:                {"pass-through (padded dims whole)", rulePad},
+		OpReverse:            {"pass-through (reversed dims whole)", ruleReverse},
+		OpDotGeneral:         {"dot_general", ruleDotGeneral},
+		OpReduce:             {"reduce", ruleReduce},
+		OpReduceWindow:       {"pass-through (windowed dims whole)", ruleReduceWindow},
+		OpConvolution:        {"convolution", ruleConvolution},
+		OpSort:               {"pass-through (sorted dim whole)", ruleSort},
+		OpShardingConstraint: {"elementwise", ruleElementwise},
 	}
 	for op, r := range set {
-		opTable[op].Sharding = r
+		opTable[op].Sharding, opTable[op].shardingKind = r.rule, r.kind
 	}
 }

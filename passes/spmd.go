@@ -261,6 +261,31 @@ func (s *spmd) instr(b *ir.Builder, in *ir.Instr, env map[*ir.Value]local) error
 	return nil
 }
 
+// ShardingStatus says how propagation and the partitioner treat an op,
+// for `stela ops` and docs/ops.md: its rule's kind (ir.OpInfo's
+// ShardingRuleKind), or what instr does with an op that has none. Keep it
+// in step with instr.
+func ShardingStatus(op ir.Op) string {
+	info := op.Info()
+	switch {
+	case info.Has(ir.Collective):
+		return "only inside sharding.Map (explicit)"
+	case op == ir.OpShardingConstraint:
+		return "constraint (reshards)"
+	case op == ir.OpWhile:
+		return "regions (loop state keeps one sharding)"
+	case op == ir.OpCase:
+		return "regions (branches share shardings)"
+	case op == ir.OpManualComputation:
+		return "manual (in/out specs)"
+	case op == ir.OpComposite:
+		return "inlined (decomposition's rules)"
+	case info.Sharding == nil:
+		return "replicated (no rule)"
+	}
+	return info.ShardingRuleKind()
+}
+
 // whole computes in on whole operands and slices its results.
 func (s *spmd) whole(b *ir.Builder, in *ir.Instr, env map[*ir.Value]local, note bool) {
 	args := make([]*ir.Value, len(in.Args))

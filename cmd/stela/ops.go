@@ -8,6 +8,7 @@ import (
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/lowering"
+	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
 )
 
@@ -16,6 +17,7 @@ type opStatus struct {
 	name, doc, arity, attr        string
 	shape, eval, lower, cpuPlugin bool
 	grad                          string // ir.OpInfo.GradStatus
+	sharding                      string // passes.ShardingStatus
 }
 
 func opRows() []opStatus {
@@ -42,6 +44,7 @@ func opRows() []opStatus {
 			shape: info.Infer != nil, eval: info.Eval != nil, lower: lowering.HasRule(op),
 			cpuPlugin: codegen.Handles("stablehlo." + info.Name),
 			grad:      info.GradStatus(),
+			sharding:  passes.ShardingStatus(op),
 		})
 	}
 	return rows
@@ -65,9 +68,9 @@ func runOps(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "OP\tOPERANDS\tATTRIBUTE\tSHAPE RULE\tEVALUATOR\tLOWERING\tCPU PLUGIN\tGRADIENT\tDOC")
+	fmt.Fprintln(tw, "OP\tOPERANDS\tATTRIBUTE\tSHAPE RULE\tEVALUATOR\tLOWERING\tCPU PLUGIN\tGRADIENT\tSHARDING\tDOC")
 	for _, r := range opRows() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), r.grad, r.doc)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), r.grad, r.sharding, r.doc)
 	}
 	return tw.Flush()
 }
@@ -89,10 +92,16 @@ func opsMarkdown() string {
 	b.WriteString("The collectives (all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute, replica_id, partition_id; trait Collective) ")
 	b.WriteString("evaluate on ir.Eval as a grid of one device and on ir.EvalSPMD as a grid of replicas × partitions; ")
 	b.WriteString("their replica groups name devices as StableHLO's process-group strategies say (ir/collective.go).\n\n")
-	b.WriteString("| op | operands | attribute | shape rule | evaluator | lowering | CPU plugin | gradient | semantics |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("The sharding column is how sharding propagation and Stela's SPMD partitioner treat the op (docs/sharding.md; `passes.ShardingStatus`): ")
+	b.WriteString("the kind of its sharding rule (`ir/sharding_rules.go`: Shardy-style factors; `pass-through` keeps every dimension in place except the ones named, which must be whole; ")
+	b.WriteString("dot_general, reduce and convolution have reduction factors, which leave partial results the partitioner finishes with all_reduce or reduce_scatter), ")
+	b.WriteString("`replicated (no rule)` for an op computed whole on every device (operands gathered, results sliced; a remark says so), ")
+	b.WriteString("or how the partitioner handles the op itself: loops and cases through their regions, manual_computation (sharding.Map) by its in and out specs, ")
+	b.WriteString("composites by their decompositions, and collectives only inside sharding.Map (an error in a program partitioned automatically).\n\n")
+	b.WriteString("| op | operands | attribute | shape rule | evaluator | lowering | CPU plugin | gradient | sharding | semantics |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range opRows() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), r.grad, strings.ReplaceAll(r.doc, "|", `\|`))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), r.grad, r.sharding, strings.ReplaceAll(r.doc, "|", `\|`))
 	}
 	b.WriteString("\n## Attribute fields\n\n")
 	seen := map[string]bool{}

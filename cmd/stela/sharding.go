@@ -98,7 +98,11 @@ func shardStage(f *ir.Func, stage string, locs bool, stdout io.Writer) error {
 	if stage == "sharded" {
 		ir.Print(stdout, f, ir.PrintOptions{Locations: locs})
 		for _, c := range rep.Conflicts {
-			fmt.Fprintf(stdout, "// conflict: %s at %v: %v\n", c.Instr.Op, c.Instr.Loc.Primary(), c)
+			at := ""
+			if l := c.Instr.Loc; l.IsKnown() {
+				at = fmt.Sprintf(" at %v", l.Primary())
+			}
+			fmt.Fprintf(stdout, "// conflict: %s%s: %v\n", c.Instr.Op, at, c)
 		}
 		return nil
 	}
