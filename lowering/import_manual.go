@@ -596,7 +596,9 @@ func (r *manualRebuilder) replace(f *ir.Func, set, entries, exits []*ir.Instr, c
 
 // dropDeadCopyable removes the copyable instructions (constants and what
 // is computed from them) that nothing uses any more: their uses moved into
-// bodies.
+// bodies. So are unused partition_id and replica_id ops, which a body
+// left dead in the lowering (a body's dead ops are connected to nothing)
+// and which mean nothing in the global program.
 func dropDeadCopyable(f *ir.Func, copyable map[*ir.Instr]bool) {
 	used := map[*ir.Value]bool{}
 	for _, v := range f.Results {
@@ -605,7 +607,7 @@ func dropDeadCopyable(f *ir.Func, copyable map[*ir.Instr]bool) {
 	keep := make([]bool, len(f.Body))
 	for i := len(f.Body) - 1; i >= 0; i-- {
 		in := f.Body[i]
-		live := !copyable[in]
+		live := !copyable[in] && in.Op != ir.OpPartitionID && in.Op != ir.OpReplicaID
 		for _, v := range in.Results {
 			live = live || used[v]
 		}

@@ -22,7 +22,12 @@ import (
 // client side: it imports the StableHLO into the IR (lowering.Import),
 // reads the HLO sharding strings onto a mesh (the prime factors of the
 // partition count: every iota tile assignment fits it), propagates,
-// partitions, lowers the per-device program and compiles that. The
+// partitions, lowers the per-device program and compiles that. JAX's
+// shard_map (and Stela's manual_computation in annotate mode), the custom
+// calls @SPMDFullToShardShape and @SPMDShardToFullShape around a
+// per-device body, become manual_computation ops on import
+// (ImportOptions.ManualComputations), whose bodies the partitioner inlines
+// on each device's pieces. The
 // per-device StableHLO, with the module attributes stela.collectives
 // ("all_reduce=1,all_gather=2") and stela.bytes_moved (bytes each device
 // receives per run), is kept in the object for
