@@ -282,6 +282,19 @@ func TestSPMDShardMapJAX(t *testing.T) {
 	}
 }
 
+// TestSPMDShardMapPartial: a shard_map manual over some mesh axes only is
+// refused by the worker with an error that says so.
+func TestSPMDShardMapPartial(t *testing.T) {
+	needLLVM(t)
+	text := readText(t, filepath.Join("..", "..", "lowering", "testdata", "import", "shard_map", "partial.mlir"))
+	c := realClient(t, 4)
+	_, err := c.Compile(text, &pjrt.CompileOptions{NumReplicas: 1, NumPartitions: 4, DeviceAssignment: [][]int{{0, 1, 2, 3}}, UseSPMDPartitioning: true})
+	if err == nil || !strings.Contains(err.Error(), "custom_call @SPMDFullToShardShape: manual computation (shard_map): mhlo.sharding") ||
+		!strings.Contains(err.Error(), "partially manual shard_maps (axes left to the automatic partitioner) are not supported") {
+		t.Errorf("error %v", err)
+	}
+}
+
 // readArrays reads the arrays of an uncompressed .npz (numpy's savez).
 func readArrays(t *testing.T, path string) map[string]*ir.Literal {
 	t.Helper()
