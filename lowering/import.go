@@ -39,6 +39,8 @@ import (
 //     identity, or an ir custom_call with ImportOptions.KeepShardingCalls;
 //     its mhlo.sharding string, and that of any other custom_call that has
 //     one (SPMDFullToShardShape, ...), is kept in Imported.ShardingCalls.
+//     With ImportOptions.ManualComputations, shard_map's pattern of
+//     custom calls becomes manual_computation ops (import_manual.go).
 //   - Locations: loc("file":line:col) becomes ir.Loc{File, Line}; a named
 //     location its child's, a call site its callee's, a fused location a
 //     fused ir.Loc with the metadata string as the pass.
@@ -63,6 +65,17 @@ type ImportOptions struct {
 	// ShardingCall), instead of the identity, so that a later step can
 	// turn it in place into a sharding_constraint. ir.Eval cannot run it.
 	KeepShardingCalls bool
+	// ManualComputations rebuilds a manual_computation from each
+	// instance of the custom-call pattern that JAX makes of shard_map
+	// (and Stela's annotate mode of manual_computation): @Sharding and
+	// @SPMDFullToShardShape on the way in, the body on the pieces,
+	// @Sharding {manual} and @SPMDShardToFullShape on the way out
+	// (import_manual.go). Without it those stay custom_calls.
+	ManualComputations bool
+	// Mesh is the mesh the rebuilt manual computations' shardings are read
+	// on (its devices are the partitions, in order); nil: PrimeMesh of the
+	// module's mhlo.num_partitions.
+	Mesh *ir.Mesh
 	// Ignore names attributes to drop wherever they appear (on ops,
 	// function arguments and results, functions, the module), for
 	// attributes known not to matter to the caller, such as
@@ -159,8 +172,16 @@ func ImportWithOptions(m *stablehlo.Module, opts ImportOptions) (out *Imported, 
 			out, err = nil, fmt.Errorf("import: internal error: %v", p)
 		}
 	}()
+	if opts.ManualComputations {
+		im.origin = map[*ir.Instr]string{}
+	}
 	if err := im.module(); err != nil {
 		return nil, err
+	}
+	if opts.ManualComputations {
+		if err := im.rebuildManual(); err != nil {
+			return nil, err
+		}
 	}
 	return im.out, nil
 }
@@ -174,6 +195,10 @@ type importer struct {
 	// inlining holds the functions being inlined (the call stack).
 	inlining map[*stablehlo.Func]bool
 	ignore   map[string]bool
+	// origin says where each instruction came from ("in @main, line 5
+	// of the StableHLO text"), for the rebuild's messages; only kept with
+	// ImportOptions.ManualComputations.
+	origin map[*ir.Instr]string
 }
 
 // module imports the whole module into im.out.
@@ -512,9 +537,19 @@ func (s *scope) op(o *stablehlo.Op) error {
 			c.types = append(c.types, t)
 		}
 	}
+	first := len(s.f.Body)
 	outs, err := r(c)
 	if err != nil {
 		return err
+	}
+	if s.im.origin != nil {
+		w := "in " + s.where
+		if o.Line > 0 {
+			w += ", line " + strconv.Itoa(o.Line) + " of the StableHLO text"
+		}
+		for _, in := range s.f.Body[min(first, len(s.f.Body)):] {
+			s.im.origin[in] = w
+		}
 	}
 	if o.Name == "stablehlo.tuple" {
 		return nil

@@ -875,7 +875,7 @@ func importCustomCall(c *opCtx) ([]*ir.Value, error) {
 		if !hasSharding {
 			return nil, c.errorf("custom_call @Sharding has no mhlo.sharding")
 		}
-		if !c.s.im.opts.KeepShardingCalls {
+		if !c.s.im.opts.KeepShardingCalls && !c.s.im.opts.ManualComputations {
 			c.s.im.out.ShardingCalls = append(c.s.im.out.ShardingCalls, call)
 			return c.args, nil
 		}

@@ -370,7 +370,7 @@ func TestImportRoundTripRandom(t *testing.T) {
 func TestImportStelaGoldens(t *testing.T) {
 	skip := map[string]string{
 		"ops/sharding_constraint.mlir": "custom_call @Sharding imports as the identity; its mesh is not in the text",
-		"manual_annotate.mlir":         "Import does not rebuild manual computations: @SPMDFullToShardShape and @SPMDShardToFullShape import as custom_calls without their mhlo.sharding",
+		"manual_annotate.mlir":         "without ImportOptions.ManualComputations @SPMDFullToShardShape and @SPMDShardToFullShape import as custom_calls; with it, the manual computation lowers back in annotate mode on the function's mesh (TestImportManualRoundTrip)",
 	}
 	n := 0
 	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {

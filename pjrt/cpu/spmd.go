@@ -22,7 +22,12 @@ import (
 // client side: it imports the StableHLO into the IR (lowering.Import),
 // reads the HLO sharding strings onto a mesh (the prime factors of the
 // partition count: every iota tile assignment fits it), propagates,
-// partitions, lowers the per-device program and compiles that. The
+// partitions, lowers the per-device program and compiles that. JAX's
+// shard_map (and Stela's manual_computation in annotate mode), the custom
+// calls @SPMDFullToShardShape and @SPMDShardToFullShape around a
+// per-device body, become manual_computation ops on import
+// (ImportOptions.ManualComputations), whose bodies the partitioner inlines
+// on each device's pieces. The
 // per-device StableHLO, with the module attributes stela.collectives
 // ("all_reduce=1,all_gather=2") and stela.bytes_moved (bytes each device
 // receives per run), is kept in the object for
@@ -72,7 +77,8 @@ func spmdRequested(opts []byte) bool {
 // returns the per-device module and its text (with the collectives'
 // summary attributes).
 func partitionSPMD(m *stablehlo.Module, n int) (*stablehlo.Module, string, error) {
-	im, err := lowering.ImportWithOptions(m, lowering.ImportOptions{KeepShardingCalls: true,
+	mesh := lowering.PrimeMesh(n)
+	im, err := lowering.ImportWithOptions(m, lowering.ImportOptions{KeepShardingCalls: true, ManualComputations: true, Mesh: mesh,
 		Ignore: []string{"mhlo.frontend_attributes", "mhlo.layout_mode", "mhlo.memory_kind", "jax.buffer_donor"}})
 	if err != nil {
 		return nil, "", fmt.Errorf("spmd: %w", err)
@@ -80,8 +86,9 @@ func partitionSPMD(m *stablehlo.Module, n int) (*stablehlo.Module, string, error
 	if im.NumReplicas > 1 {
 		return nil, "", fmt.Errorf("spmd: %d replicas: the partitioner runs programs of one replica", im.NumReplicas)
 	}
+	// Calls are inlined on import: the entry is the whole program (the
+	// other functions, @shmap_body say, are the callees' own copies).
 	f := im.Module.Funcs[0]
-	mesh := lowering.PrimeMesh(n)
 	f.Mesh = mesh
 	for i, s := range im.ArgShardings {
 		if s == "" || i >= len(f.Params) {
@@ -111,7 +118,8 @@ func partitionSPMD(m *stablehlo.Module, n int) (*stablehlo.Module, string, error
 	}
 	for _, c := range im.ShardingCalls {
 		if c.Target != "Sharding" {
-			return nil, "", ir.Errorf(c.Loc, "custom_call", "spmd: @%s (manual sharding, shard_map) is not supported by the Stela CPU plugin's partitioner", c.Target)
+			// shard_map's calls became manual computations on import.
+			return nil, "", ir.Errorf(c.Loc, "custom_call", "spmd: custom_call @%s with mhlo.sharding %q is not supported by the Stela CPU plugin's partitioner", c.Target, c.Sharding)
 		}
 		if c.Instr == nil {
 			continue
@@ -123,9 +131,6 @@ func partitionSPMD(m *stablehlo.Module, n int) (*stablehlo.Module, string, error
 		// The call becomes the constraint it stands for, in place.
 		c.Instr.Op = ir.OpShardingConstraint
 		c.Instr.Attr = ir.ShardingConstraintAttr{Sharding: *sh}
-	}
-	if len(im.Module.Funcs) > 1 {
-		return nil, "", fmt.Errorf("spmd: the module has %d functions after import; want one", len(im.Module.Funcs))
 	}
 	rep, err := passes.PrepareSharding(f)
 	if err != nil {
