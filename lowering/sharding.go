@@ -163,16 +163,17 @@ func lowerShardingConstraint(c *ctx) ([]*stablehlo.Value, error) {
 // ("{manual}": the device's piece), the body's ops follow on the pieces,
 // and each result goes through @Sharding ("{manual}") and
 // @SPMDShardToFullShape (its out sharding) back to the global value.
-// Without annotations, a mesh of one device is the body inlined (the
-// pieces are the whole values), and any other mesh an error: only a
-// program compiled for the mesh runs the body on each of its devices.
+// A mesh of one device is the body inlined (the pieces are the whole
+// values), annotated or not; without annotations any other mesh is an
+// error: only a program compiled for the mesh runs the body on each of
+// its devices.
 func lowerManualComputation(c *ctx) ([]*stablehlo.Value, error) {
 	a := c.in.Attr.(ir.ManualComputationAttr)
 	m := &a.Mesh
 	body := c.in.Regions[0]
 	loc := c.b.Loc
 	defer func() { c.b.Loc = loc }()
-	if c.l.mesh == nil {
+	if c.l.mesh == nil || m.NumDevices() == 1 {
 		if n := m.NumDevices(); n != 1 {
 			return nil, c.errorf("runs its body on each of the %d devices of mesh %v, which a program lowered for one device cannot do: compile it for the mesh (partitioned, or lowered in annotate mode)", n, m)
 		}
@@ -229,7 +230,7 @@ func lowerManualComputation(c *ctx) ([]*stablehlo.Value, error) {
 }
 
 // PrimeMesh is the mesh of n devices whose axes are n's prime factors,
-// largest first ("p0"=..., "p1"=..., each a prime): the mesh that a
+// smallest first ("p0"=..., "p1"=..., each a prime): the mesh that a
 // program annotated for n partitions without naming its mesh is read on.
 // Every iota tile assignment whose reshape dimensions are products of
 // consecutive factors has a sharding on it.
