@@ -22,7 +22,7 @@ type ShardingCase struct {
 	// Func is the program (for jit.Compile); Inputs its arguments, In
 	// their specs (nil: replicated) and Out its results' (nil: what
 	// propagation decides).
-	Func   any
+	Func any
 	// Manual, when set, makes the sharded program for a mesh, one that
 	// names its mesh (sharding.Map); Func is then the unsharded
 	// reference.
