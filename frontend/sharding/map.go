@@ -73,9 +73,13 @@ var active struct {
 }
 
 // meshes holds every Mesh a Map was traced on, by its axes (ir.Mesh's
-// text), so that jit.Compile finds the devices of a program that has no
-// sharded argument but a Map (PrepareJit): manual_computation attributes,
-// and their derivatives', hold only the axes.
+// text), the one traced on last first, so that jit.Compile finds the
+// devices of a program that has no sharded argument but a Map
+// (PrepareJit): manual_computation attributes, and their derivatives',
+// hold only the axes. Of two Meshes with the same axes (other devices, or
+// the other mode) the one a Map was last traced on wins: the Map of the
+// program being compiled, unless another goroutine traced one on the
+// other Mesh meanwhile; a sharded argument or jit.InShardings settles it.
 var meshes struct {
 	sync.Mutex
 	byAxes map[string][]*Mesh
@@ -88,14 +92,13 @@ func rememberMesh(m *Mesh) {
 		meshes.byAxes = map[string][]*Mesh{}
 	}
 	k := m.ir.String()
-	if !slices.Contains(meshes.byAxes[k], m) {
-		meshes.byAxes[k] = append(meshes.byAxes[k], m)
-	}
+	ms := slices.DeleteFunc(meshes.byAxes[k], func(o *Mesh) bool { return o == m })
+	meshes.byAxes[k] = append([]*Mesh{m}, ms...)
 }
 
 // meshFor returns the Mesh of a manual computation on axes a: chosen when
 // its axes are a (the mesh of the call's arguments and options), else the
-// one Mesh with these axes that Maps were traced on.
+// Mesh with these axes that a Map was traced on last.
 func meshFor(a *ir.Mesh, chosen *Mesh) (*Mesh, error) {
 	if chosen != nil && chosen.ir.Equal(a) {
 		return chosen, nil
@@ -103,19 +106,10 @@ func meshFor(a *ir.Mesh, chosen *Mesh) (*Mesh, error) {
 	meshes.Lock()
 	defer meshes.Unlock()
 	ms := meshes.byAxes[a.String()]
-	distinct := ms[:0:0]
-	for _, m := range ms {
-		if !slices.ContainsFunc(distinct, func(d *Mesh) bool { return d.dev == m.dev || sameDevices(d, m) && d.mode == m.mode }) {
-			distinct = append(distinct, m)
-		}
-	}
-	switch len(distinct) {
-	case 0:
+	if len(ms) == 0 {
 		return nil, fmt.Errorf("the manual_computation on mesh %v was not made by sharding.Map: its devices are unknown", a)
-	case 1:
-		return distinct[0], nil
 	}
-	return nil, fmt.Errorf("sharding.Maps ran on %d meshes with axes %v (%v and %v): say which this program runs on with jit.InShardings or a sharded argument", len(distinct), a, distinct[0], distinct[1])
+	return ms[0], nil
 }
 
 // Map returns fn mapped over the devices of mesh: called with global
