@@ -48,6 +48,10 @@ func CacheDir() (string, error) {
 // this user that neither its group nor others may write. The error says
 // how to fix it.
 func CheckCacheDir(dir string, root bool) error {
+	return checkDir(dir, root, "compile cache directory")
+}
+
+func checkDir(dir string, root bool, what string) error {
 	stat := os.Lstat
 	if root {
 		stat = os.Stat
@@ -57,21 +61,21 @@ func CheckCacheDir(dir string, root bool) error {
 		return err
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("the compile cache directory %s is not a directory (or is a symbolic link): remove it", dir)
+		return fmt.Errorf("the %s %s is not a directory (or is a symbolic link): remove it", what, dir)
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return fmt.Errorf("%s: no owner information", dir)
 	}
 	if me := os.Geteuid(); int(st.Uid) != me {
-		return fmt.Errorf("the compile cache directory %s is owned by user %d, not by you (user %d): code found there would be loaded and run. Use a directory of your own: set STELA_CACHE_DIR, or remove %s", dir, st.Uid, me, dir)
+		return fmt.Errorf("the %s %s is owned by user %d, not by you (user %d): code found there would be loaded and run. Use a directory of your own (STELA_CACHE_DIR, XDG_CACHE_HOME), or remove %s", what, dir, st.Uid, me, dir)
 	}
 	if m := st.Mode & 0o7777; m&0o022 != 0 {
 		who := "its group"
 		if m&0o002 != 0 {
 			who = "others"
 		}
-		return fmt.Errorf("the compile cache directory %s is writable by %s (mode %04o): other users could plant code that Stela would load and run. Fix it with: chmod 700 %s", dir, who, m, dir)
+		return fmt.Errorf("the %s %s is writable by %s (mode %04o): other users could plant code that Stela would load and run. Fix it with: chmod 700 %s", what, dir, who, m, dir)
 	}
 	return nil
 }

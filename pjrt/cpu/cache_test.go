@@ -425,3 +425,97 @@ func TestCacheLRU(t *testing.T) {
 		t.Errorf("a bad STELA_CACHE_MAX_BYTES: %s", got)
 	}
 }
+
+// copyPluginBuild copies the plugin build this test binary uses into a
+// new root, for tests that damage it without rebuilding every time.
+func copyPluginBuild(t *testing.T) (root, dir string, orig []byte) {
+	real := testPlugin(t)
+	root = filepath.Join(t.TempDir(), "plugin")
+	dir = filepath.Join(root, filepath.Base(filepath.Dir(real)))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	des, err := os.ReadDir(filepath.Dir(real))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range des {
+		if d.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(real), d.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, d.Name()), b, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orig, _ = os.ReadFile(real)
+	return root, dir, orig
+}
+
+// captureWarnings collects the warnings of package cpu's Go side.
+func captureWarnings(t *testing.T) *[]string {
+	var got []string
+	old := warnf
+	warnf = func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
+	t.Cleanup(func() { warnf = old })
+	return &got
+}
+
+// The built plugin under the user cache dir was loaded whatever its
+// bytes: a damaged or swapped plugin binary is now rebuilt, with a
+// warning.
+func TestPluginBinaryDamaged(t *testing.T) {
+	needCC(t)
+	for _, damage := range []string{"bitflip", "truncate", "symlink"} {
+		t.Run(damage, func(t *testing.T) {
+			root, dir, orig := copyPluginBuild(t)
+			so := filepath.Join(dir, PluginFile)
+			switch damage {
+			case "bitflip":
+				b := bytes.Clone(orig)
+				b[len(b)/2] ^= 1
+				os.WriteFile(so, b, 0o700)
+			case "truncate":
+				os.Truncate(so, int64(len(orig)/3))
+			case "symlink":
+				other := filepath.Join(t.TempDir(), "evil.so")
+				os.WriteFile(other, orig, 0o700)
+				os.Remove(so)
+				os.Symlink(other, so)
+			}
+			warnings := captureWarnings(t)
+			p, err := buildPlugin(root, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p != so {
+				t.Errorf("buildPlugin = %s, want %s", p, so)
+			}
+			if err := verifyPluginBuild(dir); err != nil {
+				t.Errorf("after the rebuild: %v", err)
+			}
+			if fi, err := os.Lstat(so); err != nil || !fi.Mode().IsRegular() {
+				t.Errorf("after the rebuild %s is %v, %v", so, fi, err)
+			}
+			if len(*warnings) != 1 || !strings.Contains((*warnings)[0], "rebuilding") {
+				t.Errorf("warnings %q, want one that says the plugin is rebuilt", *warnings)
+			}
+		})
+	}
+}
+
+// A plugin root that others may write is refused.
+func TestPluginRootRefused(t *testing.T) {
+	needCC(t)
+	root, _, _ := copyPluginBuild(t)
+	if err := os.Chmod(root, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	_, err := buildPlugin(root, nil)
+	if err == nil || !strings.Contains(err.Error(), "chmod 700 "+root) {
+		t.Errorf("buildPlugin in a 0777 root: %v, want an error with the fix", err)
+	}
+}
