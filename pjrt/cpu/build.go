@@ -338,3 +338,28 @@ func runCC(cc string, args []string) error {
 	}
 	return nil
 }
+
+// VerifyPlugin checks the build of the plugin this binary would load
+// (as PluginPath does before returning it) without building it: its path,
+// and nil, or why it would be rebuilt (or refused). A plugin not built
+// yet is an error that says so, wrapping fs.ErrNotExist.
+func VerifyPlugin() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("cpu: no cache directory for the plugin: %v", err)
+	}
+	files, err := sourceFiles()
+	if err != nil {
+		return "", err
+	}
+	root := filepath.Join(cache, "stela", "plugin")
+	dir := filepath.Join(root, buildHash(files, compiler(), nil))
+	out := filepath.Join(dir, PluginFile)
+	if _, err := os.Lstat(dir); err != nil {
+		return out, fmt.Errorf("not built yet (stela plugin path builds it): %w", err)
+	}
+	if err := checkDir(root, true, "plugin build directory"); err != nil {
+		return out, err
+	}
+	return out, verifyPluginBuild(dir)
+}
