@@ -519,3 +519,42 @@ func TestPluginRootRefused(t *testing.T) {
 		t.Errorf("buildPlugin in a 0777 root: %v, want an error with the fix", err)
 	}
 }
+
+// Many programs loaded at once, from the worker and from the cache, each
+// its own object: loading through /proc/self/fd/N must never reuse the
+// name of an object still loaded (glibc would hand that object back).
+func TestCacheManyLoaded(t *testing.T) {
+	worker, _ := testWorker(t)
+	c, err := loadPlugin(t).NewClient(
+		pjrt.NamedValue{Name: "stela_worker", Value: worker},
+		pjrt.NamedValue{Name: "stela_cache_dir", Value: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Destroy()
+	tag := nonce()
+	x, _ := c.BufferFromLiteral(ir.LiteralOf([]int{4}, float32(1), 2, 3, 4), c.AddressableDevices()[0])
+	defer x.Destroy()
+	for round := range 2 { // compiled, then cache hits
+		var exes []*pjrt.LoadedExecutable
+		for i := range 12 {
+			exe, err := c.Compile(addC(i, tag), nil)
+			if err != nil {
+				t.Fatalf("round %d, program %d: %v", round, i, err)
+			}
+			exes = append(exes, exe)
+		}
+		for i, exe := range exes {
+			outs, err := exe.Execute(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, _ := outs[0].ToLiteral()
+			if want := fmt.Sprint([]float32{float32(1 + i), float32(2 + i), float32(3 + i), float32(4 + i)}); fmt.Sprint(y.Data) != want {
+				t.Errorf("round %d: program %d gives %v, want %s", round, i, y.Data, want)
+			}
+			outs[0].Destroy()
+			exe.Destroy()
+		}
+	}
+}

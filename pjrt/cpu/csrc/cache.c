@@ -410,41 +410,41 @@ int stela_cache_get(stela_cache* c, const char* key, unsigned char** elf, size_t
 /* ---- Loading verified bytes ---- */
 
 /* dlopen of /proc/self/fd/<fd>. glibc finds an already loaded object by
-   its name before it opens the file: a name left by an object loaded
-   through a descriptor since closed would give that object. Such a name
-   is skipped by loading through a duplicate descriptor (another number). */
-static void* dlopen_fd(int fd, char** why) {
-  int fds[8];
-  int nfds = 0;
-  void* h = NULL;
-  int cur = fd;
-  for (;;) {
+   its name before it opens the file, so no two loaded objects may share
+   a name: the descriptor an object was loaded through stays open as long
+   as the object is loaded (*keep, closed after dlclose), which keeps its
+   number, hence its name, unique. A name still held by an object that
+   was closed but not unloaded (RTLD_NOLOAD finds it) is skipped by
+   loading through a duplicate with a higher number. */
+static void* dlopen_fd(int fd, int* keep, char** why) {
+  int cur = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  for (int tries = 0; cur >= 0; tries++) {
     char name[64];
     snprintf(name, sizeof(name), "/proc/self/fd/%d", cur);
     void* old = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
-    if (old != NULL) {
-      dlclose(old);
-      int d = nfds < 8 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
-      if (d < 0) {
-        *why = stela_strdup("no free descriptor number to load the object through");
-        break;
+    if (old == NULL) {
+      void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (h == NULL) {
+        const char* e = dlerror();
+        *why = stela_strdup(e ? e : "dlopen failed");
+        close(cur);
+        return NULL;
       }
-      fds[nfds++] = cur = d;
-      continue;
+      *keep = cur;
+      return h;
     }
-    h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (h == NULL) {
-      const char* e = dlerror();
-      *why = stela_strdup(e ? e : "dlopen failed");
-    }
-    break;
+    dlclose(old);
+    int next = tries < 64 ? fcntl(fd, F_DUPFD_CLOEXEC, cur + 1) : -1;
+    close(cur);
+    cur = next;
   }
-  for (int i = 0; i < nfds; i++) close(fds[i]);
-  return h;
+  *why = stela_strdup("no free descriptor number to load the object through");
+  return NULL;
 }
 
-void* stela_dlopen_verified(const unsigned char* data, size_t n, int file_fd, char** why) {
+void* stela_dlopen_verified(const unsigned char* data, size_t n, int file_fd, int* keep, char** why) {
   *why = NULL;
+  *keep = -1;
   int mfd = memfd_create("stela-program", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (mfd >= 0) {
     size_t done = 0;
@@ -458,7 +458,7 @@ void* stela_dlopen_verified(const unsigned char* data, size_t n, int file_fd, ch
       /* Sealed: the mapped bytes are the verified ones for good (no
          write, no truncation, hence no SIGBUS). */
       fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
-      void* h = dlopen_fd(mfd, why);
+      void* h = dlopen_fd(mfd, keep, why);
       close(mfd);
       if (h != NULL) return h;
       /* memfds may be mapped no-exec (vm.memfd_noexec): try the file. */
@@ -470,7 +470,7 @@ void* stela_dlopen_verified(const unsigned char* data, size_t n, int file_fd, ch
   }
   /* No memfd: the verified file itself, through the descriptor that was
      read (the inode checked, whatever its name points at now). */
-  return dlopen_fd(file_fd, why);
+  return dlopen_fd(file_fd, keep, why);
 }
 
 /* ---- Writing entries and the size limit ---- */

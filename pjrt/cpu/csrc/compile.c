@@ -765,6 +765,7 @@ void stela_program_retain(stela_program* p) { atomic_fetch_add(&p->refs, 1); }
 
 static void program_free(stela_program* p) {
   if (p->dl != NULL) dlclose(p->dl);
+  if (p->dl_fd >= 0) close(p->dl_fd);
   free(p->params);
   free(p->all_dims);
   free(p->out_types);
@@ -961,10 +962,11 @@ static PJRT_Error* load_program(const unsigned char* data, size_t n, int file_fd
   stela_program* p = calloc(1, sizeof(*p));
   if (p == NULL) return stela_oom();
   atomic_init(&p->refs, 1);
+  p->dl_fd = -1;
   memcpy(p->fingerprint, key, 65);
   p->code_size = (int64_t)n;
   char* why = NULL;
-  p->dl = stela_dlopen_verified(data, n, file_fd, &why);
+  p->dl = stela_dlopen_verified(data, n, file_fd, &p->dl_fd, &why);
   PJRT_Error* err = NULL;
   if (p->dl == NULL) {
     err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: cannot load the compiled object %s: %s", what,

@@ -251,6 +251,7 @@ typedef struct stela_param {
 typedef struct stela_program {
   atomic_long refs;
   void* dl;
+  int dl_fd; /* the descriptor dl was loaded through (cache.c), closed after dlclose; -1: none */
   stela_entry_fn entry;
   int rt_uses; /* stela_rt_uses (STELA_RT_USES_*), 0 when not exported */
   /* The program the object was compiled from after the worker's own
@@ -355,8 +356,9 @@ void stela_remove_tree(const char* dir);
 /* Reads a whole regular file, not following a symbolic link. */
 PJRT_Error* stela_read_file(const char* path, unsigned char** data, size_t* n, int* fd);
 /* dlopen of exactly these (verified) bytes: a sealed memfd, else the
-   descriptor they were read from; NULL with *why (malloc) on failure. */
-void* stela_dlopen_verified(const unsigned char* data, size_t n, int file_fd, char** why);
+   descriptor they were read from; NULL with *why (malloc) on failure.
+   *keep is a descriptor to close after the handle's dlclose. */
+void* stela_dlopen_verified(const unsigned char* data, size_t n, int file_fd, int* keep, char** why);
 void stela_cache_warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- The PJRT functions, by translation unit. ---- */

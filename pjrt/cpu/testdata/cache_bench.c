@@ -50,12 +50,14 @@ int main(int argc, char** argv) {
         return 1;
       }
       char* why;
-      void* h = stela_dlopen_verified(elf, n, fd, &why);
+      int keep;
+      void* h = stela_dlopen_verified(elf, n, fd, &keep, &why);
       if (h == NULL || dlsym(h, "stela_entry") == NULL) {
         fprintf(stderr, "checked load: %s\n", why ? why : "no stela_entry");
         return 1;
       }
       dlclose(h);
+      close(keep);
       bytes = n;
       free(elf);
       free(sig);
