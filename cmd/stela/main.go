@@ -64,6 +64,8 @@ func init() {
 			"print the program hash the runtime's executable cache uses for a program", runHash},
 		{"plugin", []arg{{"path", "what to do: build the Stela CPU plugin if needed and print its path"}},
 			"build the Stela CPU plugin if needed and print its path", runPlugin},
+		{"cache", []arg{{"ls|clear|verify", "what to do: list the entries (least recently used first), remove them all, or check each entry and the built plugin as the plugin would before loading them (exit 1 if any is bad)"}},
+			"list, clear or verify the Stela CPU plugin's compile cache ($STELA_CACHE_DIR, else the user cache dir)", runCache},
 		{"help", []arg{{"[COMMAND]", "the command to describe (default: list every command)"}},
 			"list the commands, or describe one with its flags and arguments", runHelp},
 	}

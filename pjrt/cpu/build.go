@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/stela-ml/stela/pjrt/capi"
 	"github.com/stela-ml/stela/pjrt/cpu/internal/rt"
@@ -49,8 +53,11 @@ var built struct {
 // system C compiler ($CC, else cc) into
 // <user cache dir>/stela/plugin/<hash>/pjrt_c_api_stela_cpu_plugin.so,
 // where hash covers the sources, the header, the compiler and its flags.
-// The build goes to a temporary name that is then renamed, so concurrent
-// processes may race to build it safely. A missing compiler is an error
+// The build goes to a temporary directory that is then renamed, so
+// concurrent processes may race to build it safely; the plugin's SHA-256
+// is recorded next to it and checked before the path is returned (a
+// damaged or replaced plugin is rebuilt, with a warning), and the
+// directories are 0700 and must not be writable by others (docs/cache.md). A missing compiler is an error
 // that names the Debian package to install.
 func PluginPath() (string, error) {
 	built.Lock()
@@ -118,26 +125,102 @@ func buildHash(files map[string][]byte, cc, extra []string) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
+// warnf reports a problem Stela recovered from (a damaged build that is
+// rebuilt) on stderr; tests replace it.
+var warnf = func(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "stela: warning: "+format+"\n", args...)
+}
+
+// pluginManifest is the file next to the built plugin that holds its
+// SHA-256 (pluginManifestText).
+const pluginManifest = "manifest"
+
+func pluginManifestText(so []byte) string {
+	return fmt.Sprintf("stela-cpu-plugin 1\nfile %s\nsize %d\nsha256 %x\n", PluginFile, len(so), sha256.Sum256(so))
+}
+
+// verifyPluginBuild checks a plugin build directory before its plugin is
+// loaded: a directory of ours that no one else may write, holding the
+// plugin (a regular file of ours, not a symbolic link, that no one else
+// may write) and its manifest, whose SHA-256 the plugin's bytes match.
+func verifyPluginBuild(dir string) error {
+	if err := checkDir(dir, false, "plugin build directory"); err != nil {
+		return err
+	}
+	data, err := readOwnFile(filepath.Join(dir, PluginFile))
+	if err != nil {
+		return err
+	}
+	m, err := readOwnFile(filepath.Join(dir, pluginManifest))
+	if err != nil {
+		return fmt.Errorf("no manifest: %v", err)
+	}
+	if string(m) != pluginManifestText(data) {
+		return fmt.Errorf("%s does not match the SHA-256 of its manifest (damaged or replaced)", PluginFile)
+	}
+	return nil
+}
+
+// readOwnFile reads a regular file of this user that neither its group
+// nor others may write, without following a symbolic link.
+func readOwnFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%s is a symbolic link", path)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	case int(st.Uid) != os.Geteuid():
+		return nil, fmt.Errorf("%s is owned by user %d, not by you", path, st.Uid)
+	case st.Mode&0o022 != 0:
+		return nil, fmt.Errorf("%s is writable by group or others (mode %04o)", path, st.Mode&0o7777)
+	}
+	return io.ReadAll(f)
+}
+
 // buildPlugin builds the plugin with extra compiler flags (a sanitizer,
-// for tests) under root/<hash>/ and returns its path.
+// for tests) under root/<hash>/ and returns its path. root must be ours
+// and writable by no one else (created 0700); a build that fails
+// verifyPluginBuild is removed and built again, with a warning.
 func buildPlugin(root string, extra []string) (string, error) {
 	files, err := sourceFiles()
 	if err != nil {
 		return "", fmt.Errorf("cpu: reading the embedded plugin sources: %v", err)
 	}
 	cc := compiler()
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return "", fmt.Errorf("cpu: building the plugin: %v", err)
+	}
+	if err := checkDir(root, true, "plugin build directory"); err != nil {
+		return "", fmt.Errorf("cpu: %v", err)
+	}
 	dir := filepath.Join(root, buildHash(files, cc, extra))
 	out := filepath.Join(dir, PluginFile)
-	if _, err := os.Stat(out); err == nil {
-		return out, nil
+	if _, err := os.Lstat(dir); err == nil {
+		verr := verifyPluginBuild(dir)
+		if verr == nil {
+			return out, nil
+		}
+		warnf("the built Stela CPU plugin %s cannot be trusted: %v; rebuilding it", out, verr)
+		if err := os.RemoveAll(dir); err != nil {
+			return "", fmt.Errorf("cpu: removing the damaged plugin build: %v", err)
+		}
 	}
 	if _, err := exec.LookPath(cc[0]); err != nil {
 		return "", fmt.Errorf("cpu: building the Stela CPU plugin needs a C compiler, and %q was not found: install one (Debian: apt-get install gcc) or set $CC", cc[0])
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("cpu: building the plugin: %v", err)
-	}
-	src, err := os.MkdirTemp(dir, "src-")
+	removeStaleBuilds(root)
+	src, err := os.MkdirTemp(root, ".build-")
 	if err != nil {
 		return "", fmt.Errorf("cpu: building the plugin: %v", err)
 	}
@@ -145,7 +228,7 @@ func buildPlugin(root string, extra []string) (string, error) {
 	var cfiles []string
 	for name, b := range files {
 		p := filepath.Join(src, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
+		if err := os.WriteFile(p, b, 0o600); err != nil {
 			return "", fmt.Errorf("cpu: building the plugin: %v", err)
 		}
 		if strings.HasSuffix(name, ".c") {
@@ -178,21 +261,74 @@ func buildPlugin(root string, extra []string) (string, error) {
 			return "", err
 		}
 	}
-	tmp := filepath.Join(src, PluginFile)
+	// The plugin and its manifest go into a directory of their own that is
+	// renamed into place whole: a racing build of the same hash either
+	// finds it complete or installs its own.
+	stage := filepath.Join(src, "stage")
+	if err := os.Mkdir(stage, 0o700); err != nil {
+		return "", fmt.Errorf("cpu: building the plugin: %v", err)
+	}
+	tmp := filepath.Join(stage, PluginFile)
 	link := append(append([]string{}, base...), "-o", tmp)
 	link = append(append(link, objs...), ldlibs...)
 	if err := runCC(cc[0], link); err != nil {
 		return "", err
 	}
-	// The rename is atomic: a racing build of the same hash either finds
-	// the file or replaces it with an identical one.
-	if err := os.Rename(tmp, out); err != nil {
-		if _, serr := os.Stat(out); serr == nil {
-			return out, nil
+	if err := os.Chmod(tmp, 0o700); err != nil {
+		return "", fmt.Errorf("cpu: building the plugin: %v", err)
+	}
+	so, err := os.ReadFile(tmp)
+	if err != nil {
+		return "", fmt.Errorf("cpu: building the plugin: %v", err)
+	}
+	if err := writeSynced(filepath.Join(stage, pluginManifest), []byte(pluginManifestText(so))); err != nil {
+		return "", fmt.Errorf("cpu: building the plugin: %v", err)
+	}
+	if err := syncFile(tmp); err != nil {
+		return "", fmt.Errorf("cpu: building the plugin: %v", err)
+	}
+	if err := os.Rename(stage, dir); err != nil {
+		if verifyPluginBuild(dir) == nil {
+			return out, nil // a racing build's
 		}
 		return "", fmt.Errorf("cpu: installing the plugin: %v", err)
 	}
 	return out, nil
+}
+
+// removeStaleBuilds removes what builds killed over an hour ago left.
+func removeStaleBuilds(root string) {
+	des, _ := os.ReadDir(root)
+	for _, d := range des {
+		if fi, err := d.Info(); err == nil && strings.HasPrefix(d.Name(), ".build-") && time.Since(fi.ModTime()) > time.Hour {
+			os.RemoveAll(filepath.Join(root, d.Name()))
+		}
+	}
+}
+
+func writeSynced(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }
 
 // runCC runs the compiler; its output goes into the error.
@@ -201,4 +337,29 @@ func runCC(cc string, args []string) error {
 		return fmt.Errorf("cpu: building the Stela CPU plugin failed: %s %s: %v\n%s", cc, strings.Join(args, " "), err, msg)
 	}
 	return nil
+}
+
+// VerifyPlugin checks the build of the plugin this binary would load
+// (as PluginPath does before returning it) without building it: its path,
+// and nil, or why it would be rebuilt (or refused). A plugin not built
+// yet is an error that says so, wrapping fs.ErrNotExist.
+func VerifyPlugin() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("cpu: no cache directory for the plugin: %v", err)
+	}
+	files, err := sourceFiles()
+	if err != nil {
+		return "", err
+	}
+	root := filepath.Join(cache, "stela", "plugin")
+	dir := filepath.Join(root, buildHash(files, compiler(), nil))
+	out := filepath.Join(dir, PluginFile)
+	if _, err := os.Lstat(dir); err != nil {
+		return out, fmt.Errorf("not built yet (stela plugin path builds it): %w", err)
+	}
+	if err := checkDir(root, true, "plugin build directory"); err != nil {
+		return out, err
+	}
+	return out, verifyPluginBuild(dir)
 }

@@ -63,6 +63,7 @@ case "$mode" in
 "// fake: sleep") sleep 30; exit 0 ;;
 "// fake: segv") ulimit -c 0; kill -SEGV $$ ;;
 "// fake: noout") exit 0 ;;
+"// fake: leak") d=$(mktemp -d "${TMPDIR:-/tmp}/stela-cpu-XXXXXX"); echo x > "$d/program.ll"; echo x > "$(dirname "$4")/.stela-so-$$"; sleep 30 ;;
 "// fake: nosym") echo 'int stela_unrelated;' | cc -shared -fPIC -x c - -o "$4.$$.tmp" && mv "$4.$$.tmp" "$4" ;;
 "// fake: copy "*) cp "${mode#// fake: copy }" "$4.$$.tmp" && mv "$4.$$.tmp" "$4" ;;
 "// fake: c") cc -shared -fPIC -O1 -x c "$2" -o "$4.$$.tmp" && mv "$4.$$.tmp" "$4" ;;

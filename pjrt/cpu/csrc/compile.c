@@ -498,41 +498,8 @@ static PJRT_Error* cache_key(const char* worker, const char* worker_id, const ch
   return NULL;
 }
 
-/* <cache>: create option stela_cache_dir, else $STELA_CACHE_DIR, else
-   $XDG_CACHE_HOME/stela, else $HOME/.cache/stela. NULL if caching is off
-   ($STELA_CPU_NO_CACHE=1) or no directory can be named. */
-static char* cache_objects_dir(PJRT_Client* c) {
-  const char* off = getenv("STELA_CPU_NO_CACHE");
-  if (off != NULL && strcmp(off, "1") == 0) return NULL;
-  if (c->cache_dir != NULL) return stela_asprintf("%s/objects", c->cache_dir);
-  const char* env = getenv("STELA_CACHE_DIR");
-  if (env != NULL && *env != '\0') return stela_asprintf("%s/objects", env);
-  env = getenv("XDG_CACHE_HOME");
-  if (env != NULL && env[0] == '/') return stela_asprintf("%s/stela/objects", env);
-  env = getenv("HOME");
-  if (env != NULL && *env != '\0') return stela_asprintf("%s/.cache/stela/objects", env);
-  return NULL;
-}
-
-static bool mkdir_all(const char* path) {
-  char* p = stela_strdup(path);
-  if (p == NULL) return false;
-  for (char* s = p + 1; *s; s++) {
-    if (*s != '/') continue;
-    *s = '\0';
-    if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-      free(p);
-      return false;
-    }
-    *s = '/';
-  }
-  bool ok = mkdir(p, 0755) == 0 || errno == EEXIST;
-  free(p);
-  return ok;
-}
-
 static bool write_file(const char* path, const void* data, size_t n) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return false;
   const char* p = data;
   while (n > 0) {
@@ -631,16 +598,20 @@ static const char* capture_text(capture* c) {
   return c->buf;
 }
 
-/* envp for the worker: ours with STELA_CPU_WORKER=1. */
-static char** worker_env(void) {
+/* envp for the worker: ours with STELA_CPU_WORKER=1 and TMPDIR=<the
+   compile's temporary directory> (tmpdir_var), so that whatever the
+   worker and its tools leave behind, killed or not, goes with it. */
+static char** worker_env(const char* tmpdir_var) {
   size_t n = 0;
   for (char** e = environ; e != NULL && *e != NULL; e++) n++;
-  char** env = calloc(n + 2, sizeof(char*));
+  char** env = calloc(n + 3, sizeof(char*));
   if (env == NULL) return NULL;
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
-    if (strncmp(environ[i], "STELA_CPU_WORKER=", 17) != 0) env[k++] = environ[i];
+    if (strncmp(environ[i], "STELA_CPU_WORKER=", 17) != 0 && strncmp(environ[i], "TMPDIR=", 7) != 0)
+      env[k++] = environ[i];
   env[k++] = "STELA_CPU_WORKER=1";
+  env[k++] = (char*)tmpdir_var;
   env[k] = NULL;
   return env;
 }
@@ -648,7 +619,7 @@ static char** worker_env(void) {
 /* Runs the worker and maps its fate to a PJRT error (docs/cpu-plugin.md,
    "Worker mode"). */
 static PJRT_Error* run_worker(const char* worker, const char* prog, const char* opts, const char* out,
-                              long long timeout_ms) {
+                              const char* tmpdir, long long timeout_ms) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0)
     return stela_error(PJRT_Error_Code_INTERNAL, FN ": pipe: %s", strerror(errno));
@@ -672,10 +643,12 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
   char* argv[] = {(char*)worker, "compile", (char*)prog, (char*)opts, (char*)out, NULL};
-  char** envp = worker_env();
+  char* tmpdir_var = stela_asprintf("TMPDIR=%s", tmpdir);
+  char** envp = tmpdir_var ? worker_env(tmpdir_var) : NULL;
   pid_t pid = -1;
   int rc = envp ? posix_spawn(&pid, worker, &fa, &attr, argv, envp) : ENOMEM;
   free(envp);
+  free(tmpdir_var);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   close(fds[1]);
@@ -792,6 +765,7 @@ void stela_program_retain(stela_program* p) { atomic_fetch_add(&p->refs, 1); }
 
 static void program_free(stela_program* p) {
   if (p->dl != NULL) dlclose(p->dl);
+  if (p->dl_fd >= 0) close(p->dl_fd);
   free(p->params);
   free(p->all_dims);
   free(p->out_types);
@@ -979,20 +953,24 @@ static char* module_name(const char* code, size_t n) {
   return stela_strdup("main");
 }
 
-static PJRT_Error* load_program(const char* path, const char* key, const char* code, size_t code_size,
-                                stela_program** out) {
+/* Loads a compiled object from its bytes (verified by the cache, or just
+   written by the worker): what is mapped is exactly data (cache.c). what
+   names it in messages; want_sig, when not NULL, is the signature its
+   cache manifest holds, which the object's own must equal. */
+static PJRT_Error* load_program(const unsigned char* data, size_t n, int file_fd, const char* what, const char* key,
+                                const char* want_sig, const char* code, size_t code_size, stela_program** out) {
   stela_program* p = calloc(1, sizeof(*p));
   if (p == NULL) return stela_oom();
   atomic_init(&p->refs, 1);
+  p->dl_fd = -1;
   memcpy(p->fingerprint, key, 65);
-  struct stat st;
-  if (stat(path, &st) == 0) p->code_size = (int64_t)st.st_size;
-  p->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  p->code_size = (int64_t)n;
+  char* why = NULL;
+  p->dl = stela_dlopen_verified(data, n, file_fd, &p->dl_fd, &why);
   PJRT_Error* err = NULL;
   if (p->dl == NULL) {
-    const char* why = dlerror();
-    err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: cannot load the compiled object: %s",
-                      why ? why : path);
+    err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: cannot load the compiled object %s: %s", what,
+                      why ? why : "dlopen failed");
   } else {
     const char* sig = dlsym(p->dl, "stela_signature");
     p->entry = (stela_entry_fn)dlsym(p->dl, "stela_entry");
@@ -1000,13 +978,16 @@ static PJRT_Error* load_program(const char* path, const char* key, const char* c
     p->rt_uses = uses != NULL ? *uses : 0;
     p->optimized = dlsym(p->dl, "stela_optimized_program");
     if (sig == NULL || p->entry == NULL)
-      err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compiled object %s does not define %s", path,
+      err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compiled object %s does not define %s", what,
                         sig == NULL ? "stela_signature" : "stela_entry");
+    else if (want_sig != NULL && strcmp(sig, want_sig) != 0)
+      err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the signature of %s is not its manifest's", what);
     else
-      err = parse_signature(path, sig, p);
+      err = parse_signature(what, sig, p);
     const char* aliases = dlsym(p->dl, "stela_aliases");
-    if (err == NULL && aliases != NULL) err = parse_aliases(path, aliases, p);
+    if (err == NULL && aliases != NULL) err = parse_aliases(what, aliases, p);
   }
+  free(why);
   if (err == NULL) {
     p->name = module_name(code, code_size);
     if (p->name == NULL) err = stela_oom();
@@ -1018,15 +999,6 @@ static PJRT_Error* load_program(const char* path, const char* key, const char* c
   }
   *out = p;
   return NULL;
-}
-
-static void remove_tree(const char* dir, const char* const* files, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    char* f = stela_asprintf("%s/%s", dir, files[i]);
-    if (f != NULL) unlink(f);
-    free(f);
-  }
-  rmdir(dir);
 }
 
 static void* load_blas(void* arg) {
@@ -1058,59 +1030,65 @@ static PJRT_Error* build(PJRT_Client* c, const char* code, size_t code_size, con
   PJRT_Error* err = find_worker(c, &worker);
   if (err != NULL) return err;
   char key[65];
-  if ((err = cache_key(worker, c->worker_id, code, code_size, opts, opts_size, key)) != NULL) {
+  stela_cache cache;
+  if ((err = cache_key(worker, c->worker_id, code, code_size, opts, opts_size, key)) != NULL ||
+      (err = stela_cache_open(c->cache_dir, &cache)) != NULL) {
     free(worker);
     return err;
   }
-  char* objects = cache_objects_dir(c);
-  char* cached = NULL;
-  if (objects != NULL) {
-    if (mkdir_all(objects)) cached = stela_asprintf("%s/%s.so", objects, key);
-    free(objects);
-  }
-  if (cached != NULL && access(cached, R_OK) == 0) {
-    err = load_program(cached, key, code, code_size, out);
+  unsigned char* data = NULL;
+  size_t n = 0;
+  char* sig = NULL;
+  int fd = -1;
+  if (cache.root != NULL && stela_cache_get(&cache, key, &data, &n, &sig, &fd)) {
+    char* what = stela_asprintf("%s/%s.so", cache.objects, key);
+    err = load_program(data, n, fd, what ? what : key, key, sig, code, code_size, out);
+    free(what);
+    free(data);
+    free(sig);
+    close(fd);
     if (err == NULL) {
       preload_blas(c, *out);
-      free(cached);
+      stela_cache_close(&cache);
       free(worker);
       return NULL;
     }
-    /* A damaged entry: drop it and compile again. */
+    /* Verified, yet it does not load: drop it and compile again. */
+    stela_cache_drop(&cache, key, err->msg);
     stela_error_free(err);
-    unlink(cached);
   }
 
-  const char* tmp = getenv("TMPDIR");
-  char* dir = stela_asprintf("%s/stela-compile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (dir == NULL || mkdtemp(dir) == NULL) {
-    err = stela_error(PJRT_Error_Code_INTERNAL, FN ": cannot make a temporary directory: %s", strerror(errno));
-    free(dir);
-    free(cached);
+  char* dir = NULL;
+  if ((err = stela_compile_dir(&cache, &dir)) != NULL) {
+    stela_cache_close(&cache);
     free(worker);
     return err;
   }
-  static const char* const files[] = {"program.mlir", "options.pb", "out.so"};
-  char* prog = stela_asprintf("%s/%s", dir, files[0]);
-  char* optf = stela_asprintf("%s/%s", dir, files[1]);
-  char* outf = cached ? stela_strdup(cached) : stela_asprintf("%s/%s", dir, files[2]);
+  char* prog = stela_asprintf("%s/program.mlir", dir);
+  char* optf = stela_asprintf("%s/options.pb", dir);
+  char* outf = stela_asprintf("%s/out.so", dir);
   if (prog == NULL || optf == NULL || outf == NULL) {
     err = stela_oom();
   } else if (!write_file(prog, code, code_size) || !write_file(optf, opts, opts_size)) {
     err = stela_error(PJRT_Error_Code_INTERNAL, FN ": cannot write the program to %s: %s", dir, strerror(errno));
-  } else {
-    err = run_worker(worker, prog, optf, outf, c->compile_timeout_ms);
-    if (err == NULL) {
-      err = load_program(outf, key, code, code_size, out);
-      if (err != NULL && cached != NULL) unlink(outf); /* keep no object that does not load */
+  } else if ((err = run_worker(worker, prog, optf, outf, dir, c->compile_timeout_ms)) == NULL &&
+             (err = stela_read_file(outf, &data, &n, &fd)) == NULL) {
+    err = load_program(data, n, fd, outf, key, NULL, code, code_size, out);
+    if (err == NULL && cache.root != NULL) {
+      stela_cache_put(&cache, key, data, n, dlsym((*out)->dl, "stela_signature"));
+      stela_cache_trim(&cache, key);
     }
+    free(data);
+    close(fd);
   }
-  remove_tree(dir, files, 3); /* a loaded object stays mapped after unlink */
+  /* Everything the worker and its tools wrote, killed or not; a loaded
+     object is a memfd of its own. */
+  stela_remove_tree(dir);
   free(prog);
   free(optf);
   free(outf);
   free(dir);
-  free(cached);
+  stela_cache_close(&cache);
   free(worker);
   return err;
 }

@@ -251,6 +251,7 @@ typedef struct stela_param {
 typedef struct stela_program {
   atomic_long refs;
   void* dl;
+  int dl_fd; /* the descriptor dl was loaded through (cache.c), closed after dlclose; -1: none */
   stela_entry_fn entry;
   int rt_uses; /* stela_rt_uses (STELA_RT_USES_*), 0 when not exported */
   /* The program the object was compiled from after the worker's own
@@ -319,6 +320,46 @@ typedef struct stela_sha256 {
 void stela_sha256_init(stela_sha256* s);
 void stela_sha256_update(stela_sha256* s, const void* data, size_t n);
 void stela_sha256_hex(stela_sha256* s, char out[65]);
+
+/* ---- The compile cache on disk (cache.c; docs/cache.md). ---- */
+
+typedef struct stela_cache {
+  char* root;        /* NULL: caching is off */
+  char* objects;     /* <root>/objects */
+  int objects_fd;    /* open on objects/; -1 when off */
+  char* tmp;         /* <root>/tmp: compiles' temporary directories */
+  int64_t max_bytes; /* STELA_CACHE_MAX_BYTES; 0: no limit */
+} stela_cache;
+
+/* Resolves, creates (0700) and checks the cache root (configured: the
+   client's stela_cache_dir, or NULL). An unsafe root is an error that
+   says how to fix it; caching off leaves c->root NULL. */
+PJRT_Error* stela_cache_open(const char* configured, stela_cache* c);
+void stela_cache_close(stela_cache* c);
+/* 1 with a verified entry: its object's bytes (*elf, malloc; *elf_n of
+   them), its signature (*sig, malloc) and the descriptor it was read
+   through (*fd). 0 when there is none; a bad entry is removed with a
+   warning on stderr, and 0. */
+int stela_cache_get(stela_cache* c, const char* key, unsigned char** elf, size_t* elf_n, char** sig, int* fd);
+/* Removes an entry, warning on stderr with why. */
+void stela_cache_drop(stela_cache* c, const char* key, const char* why);
+/* Writes an entry atomically (temporary name, fsync, rename); a failure
+   is a warning. */
+void stela_cache_put(stela_cache* c, const char* key, const unsigned char* elf, size_t n, const char* sig);
+/* Applies the size limit (least recently used first, never keep) and
+   removes what dead compiles left. */
+void stela_cache_trim(stela_cache* c, const char* keep);
+/* A new temporary directory for a compile: under <root>/tmp, else
+   $TMPDIR. */
+PJRT_Error* stela_compile_dir(const stela_cache* c, char** out);
+void stela_remove_tree(const char* dir);
+/* Reads a whole regular file, not following a symbolic link. */
+PJRT_Error* stela_read_file(const char* path, unsigned char** data, size_t* n, int* fd);
+/* dlopen of exactly these (verified) bytes: a sealed memfd, else the
+   descriptor they were read from; NULL with *why (malloc) on failure.
+   *keep is a descriptor to close after the handle's dlclose. */
+void* stela_dlopen_verified(const unsigned char* data, size_t n, int file_fd, int* keep, char** why);
+void stela_cache_warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- The PJRT functions, by translation unit. ---- */
 
