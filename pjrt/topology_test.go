@@ -21,7 +21,7 @@ var tpuOnce struct {
 func loadLibTPU(t *testing.T) *Plugin {
 	t.Helper()
 	path := findRealPlugin(t, "STELA_TEST_LIBTPU", "libtpu/libtpu.so")
-	for k, v := range map[string]string{"TPU_SKIP_MDS_QUERY": "1", "TPU_WORKER_ID": "0", "TPU_WORKER_HOSTNAMES": "localhost"} {
+	for k, v := range map[string]string{"TPU_SKIP_MDS_QUERY": "1", "TPU_WORKER_ID": "0", "TPU_WORKER_HOSTNAMES": "localhost", "ALLOW_MULTIPLE_LIBTPU_LOAD": "1"} {
 		if _, ok := os.LookupEnv(k); !ok {
 			os.Setenv(k, v)
 		}

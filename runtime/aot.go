@@ -110,9 +110,10 @@ var targets = struct {
 
 // OpenTarget loads the plugin of a target and creates its topology, once
 // per process. Only "tpu:TOPOLOGY" is known: libtpu, found by LibTPUPath,
-// with TPU_WORKER_HOSTNAMES=localhost, TPU_SKIP_MDS_QUERY=1 and
-// TPU_WORKER_ID=0 set where unset, so that libtpu does not look for the
-// rest of a slice or for Google Cloud's metadata server.
+// with TPU_WORKER_HOSTNAMES=localhost, TPU_SKIP_MDS_QUERY=1,
+// TPU_WORKER_ID=0 and ALLOW_MULTIPLE_LIBTPU_LOAD=1 set where unset, so that
+// libtpu does not look for the rest of a slice or for Google Cloud's
+// metadata server, and several processes can compile at once.
 func OpenTarget(name string) (*Target, error) {
 	family, topo, ok := strings.Cut(name, ":")
 	if !ok || topo == "" {
@@ -130,7 +131,7 @@ func OpenTarget(name string) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("target %s: %w", name, err)
 	}
-	for k, v := range map[string]string{"TPU_SKIP_MDS_QUERY": "1", "TPU_WORKER_ID": "0", "TPU_WORKER_HOSTNAMES": "localhost"} {
+	for k, v := range libtpuEnv {
 		if _, ok := os.LookupEnv(k); !ok {
 			os.Setenv(k, v)
 		}
@@ -147,6 +148,11 @@ func OpenTarget(name string) (*Target, error) {
 	targets.m[name] = t
 	return t, nil
 }
+
+// libtpuEnv is what OpenTarget sets where unset: no host discovery, no
+// metadata server, and no lock on libtpu (/tmp/libtpu_lockfile), which
+// otherwise lets only one process at a time load it, compile-only or not.
+var libtpuEnv = map[string]string{"TPU_SKIP_MDS_QUERY": "1", "TPU_WORKER_ID": "0", "TPU_WORKER_HOSTNAMES": "localhost", "ALLOW_MULTIPLE_LIBTPU_LOAD": "1"}
 
 // AOTResult is a program compiled for a target, with what the compiler
 // says of it.

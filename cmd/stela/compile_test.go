@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/frontend/jit"
+	"github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/runtime"
 	"github.com/stela-ml/stela/runtime/check"
@@ -234,4 +237,31 @@ var tpuRefuses = map[string]string{
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// TestCompileTPUErrorLocated: libtpu's refusal of an op (an i64 matrix
+// product) comes back with libtpu's message, located at the Go line that
+// made the op.
+func TestCompileTPUErrorLocated(t *testing.T) {
+	needLibTPU(t)
+	matmul := func(a, b *tensor.Tensor) *tensor.Tensor {
+		return tensor.MatMul(a, b) // the line the error must name
+	}
+	_, _, line, _ := goruntime.Caller(0)
+	line -= 2
+	tr, err := jit.TraceFull(matmul, ir.TensorOf(ir.S64, 4, 8), ir.TensorOf(ir.S64, 8, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runtime.CompileFor("tpu:v5e:2x2", tr.Func)
+	t.Logf("%v", err)
+	if err == nil {
+		t.Fatal("an i64 dot compiled for TPU; the test needs an op libtpu refuses")
+	}
+	if want := fmt.Sprintf("compile_test.go:%d", line); !strings.HasPrefix(err.Error(), want) && !strings.Contains(firstLine(err.Error()), want) {
+		t.Errorf("error not located at %s:\n%v", want, err)
+	}
+	if !strings.Contains(err.Error(), "X{64|128}") {
+		t.Errorf("error lacks libtpu's message")
+	}
 }
