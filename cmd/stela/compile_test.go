@@ -209,7 +209,7 @@ func TestCompileTPUCheckFiles(t *testing.T) {
 		}
 		for _, p := range preps {
 			_, err := runtime.CompileTextFor("tpu:v5e:2x2", string(p.MLIR), 1)
-			refused := tpuRefuses[filepath.Base(path)]
+			refused := tpuRefusals[filepath.Base(path)]
 			switch {
 			case err != nil && refused == "":
 				t.Errorf("%s @%s: %v", filepath.Base(path), p.Entry, err)
@@ -220,18 +220,6 @@ func TestCompileTPUCheckFiles(t *testing.T) {
 			}
 		}
 	}
-}
-
-// tpuRefuses are the check files libtpu 0.0.52 does not compile, and why
-// (docs/ops.md, "TPU").
-var tpuRefuses = map[string]string{
-	"chlo_top_k_broadcast.mlir":       "chlo.broadcast_subtract is not legalized",
-	"conv_layouts.mlir":               "convolution on i64",
-	"dot_general_batched.mlir":        "dot_general on i64",
-	"dot_general_layouts.mlir":        "dot_general on i64",
-	"dot_general_matmul.mlir":         "dot_general on i64",
-	"reduce_precision_formats.mlir":   "reduce_precision on f64",
-	"select_and_scatter_maxpool.mlir": "select_and_scatter on f64",
 }
 
 func firstLine(s string) string {
