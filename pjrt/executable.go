@@ -80,80 +80,12 @@ func (e *LoadedExecutable) describe() error {
 	if e.exe == nil {
 		return errorf("LoadedExecutable_GetExecutable", CodeUnimplemented, "plugin %s cannot describe executables", p.path)
 	}
-	{
-		var a C.PJRT_Executable_NumOutputs_Args
-		a.executable = e.exe
-		if err := p.callExecutableNumOutputs(&a); err != nil {
-			return err
-		}
-		e.numOutputs = int(a.num_outputs)
+	info, err := p.describeExecutable(e.exe)
+	if err != nil {
+		return err
 	}
-	{
-		var a C.PJRT_Executable_Name_Args
-		a.executable = e.exe
-		if err := optional(p.callExecutableName(&a)); err != nil {
-			return err
-		}
-		e.name = goString(a.executable_name, a.executable_name_size)
-	}
-	{
-		var a C.PJRT_Executable_NumReplicas_Args
-		a.executable = e.exe
-		err := p.callExecutableNumReplicas(&a)
-		if optional(err) != nil {
-			return err
-		} else if err == nil {
-			e.numReplicas = int(a.num_replicas)
-		}
-	}
-	{
-		var a C.PJRT_Executable_NumPartitions_Args
-		a.executable = e.exe
-		err := p.callExecutableNumPartitions(&a)
-		if optional(err) != nil {
-			return err
-		} else if err == nil {
-			e.numPartitions = int(a.num_partitions)
-		}
-	}
-	{
-		var a C.PJRT_Executable_OutputElementTypes_Args
-		a.executable = e.exe
-		err := p.callExecutableOutputElementTypes(&a)
-		if optional(err) != nil {
-			return err
-		} else if err == nil && a.output_types != nil {
-			for _, t := range unsafe.Slice(a.output_types, int(a.num_output_types)) {
-				e.outputTypes = append(e.outputTypes, BufferType(t))
-			}
-		}
-	}
-	{
-		var a C.PJRT_Executable_OutputDimensions_Args
-		a.executable = e.exe
-		err := p.callExecutableOutputDimensions(&a)
-		if optional(err) != nil {
-			return err
-		} else if err == nil && a.dim_sizes != nil {
-			ranks := unsafe.Slice(a.dim_sizes, int(a.num_outputs))
-			total := 0
-			for _, r := range ranks {
-				total += int(r)
-			}
-			var dims []C.int64_t
-			if total > 0 {
-				dims = unsafe.Slice(a.dims, total)
-			}
-			for _, r := range ranks {
-				d := make([]int, int(r))
-				for i := range d {
-					d[i] = int(dims[i])
-				}
-				dims = dims[int(r):]
-				e.outputDims = append(e.outputDims, d)
-			}
-		}
-	}
+	e.name, e.numReplicas, e.numPartitions, e.numOutputs = info.name, info.numReplicas, info.numPartitions, info.numOutputs
+	e.outputTypes, e.outputDims = info.outputTypes, info.outputDims
 	{
 		var a C.PJRT_LoadedExecutable_AddressableDevices_Args
 		ptr, _ := e.h.use("describe")

@@ -74,7 +74,7 @@ func TestRealPluginTPU(t *testing.T) {
 	path := findRealPlugin(t, "STELA_TEST_LIBTPU", "libtpu/libtpu.so")
 	// Off Google Cloud, libtpu spends minutes retrying the instance
 	// metadata server unless told not to ask it.
-	for k, v := range map[string]string{"TPU_SKIP_MDS_QUERY": "1", "TPU_WORKER_ID": "0", "TPU_WORKER_HOSTNAMES": "localhost"} {
+	for k, v := range map[string]string{"TPU_SKIP_MDS_QUERY": "1", "TPU_WORKER_ID": "0", "TPU_WORKER_HOSTNAMES": "localhost", "ALLOW_MULTIPLE_LIBTPU_LOAD": "1"} {
 		if _, ok := os.LookupEnv(k); !ok {
 			t.Setenv(k, v)
 		}

@@ -180,7 +180,8 @@ func (p *platform) compileProgram(f *ir.Func, lo LowerOptions, opts *pjrt.Compil
 
 // locateCompileError locates a plugin's compile error at the op of f whose
 // Go location the message names (the Stela CPU plugin's worker writes
-// `at "file.go":42:0`, MLIR diagnostics `file.go:42:0:`), the earliest one
+// `at "file.go":42:0`, MLIR diagnostics `file.go:42:0:`, XLA's HLO
+// `source_file="file.go" source_line=42`), the earliest one
 // named: a Device's errors are located at the op they concern. An error
 // that names no op's location is returned as it is.
 func locateCompileError(f *ir.Func, err error) error {
@@ -192,7 +193,9 @@ func locateCompileError(f *ir.Func, err error) error {
 			return
 		}
 		line := max(l.Line, 0)
-		for _, pos := range []string{fmt.Sprintf("%q:%d:", l.File, line), fmt.Sprintf("%s:%d:", l.File, line)} {
+		// XLA's HLO text carries an op's location as metadata.
+		meta := fmt.Sprintf("source_file=%q source_line=%d", l.File, line)
+		for _, pos := range []string{fmt.Sprintf("%q:%d:", l.File, line), fmt.Sprintf("%s:%d:", l.File, line), meta + " ", meta + "}"} {
 			if i := strings.Index(msg, pos); i >= 0 && i < at {
 				best, at = in, i
 			}

@@ -52,6 +52,8 @@ func init() {
 		{"passes", nil, "list the passes with their doc lines and the default pipeline", runPasses},
 		{"run", []arg{{"[FILE.mlir]", "the StableHLO program to run (none with --example)"}},
 			"compile and run StableHLO on a PJRT plugin and print the results", runRun},
+		{"compile", []arg{{"[FILE.mlir|FILE.sir]", "the program: StableHLO text or Stela IR (none with --example)"}},
+			"compile a program for a target without running it (a TPU topology through libtpu, no TPU needed) and print its cost, memory and estimated step time", runCompile},
 		{"bench", nil, "run the benchmark workloads (docs/performance.md), optionally next to PyTorch", runBench},
 		{"check", []arg{{"FILE.mlir ...", "StableHLO files with check.* expectations; with several, the exit status is the worst file's, a failure (1) worse than a rejection (2)"}},
 			"run StableHLO files with check.* expectations; exit 0 ok, 1 failed, 2 rejected", runCheck},

@@ -64,6 +64,8 @@ typedef struct PJRT_CopyToDeviceStream PJRT_CopyToDeviceStream;
 typedef struct PJRT_AsyncHostToDeviceTransferManager PJRT_AsyncHostToDeviceTransferManager;
 typedef struct PJRT_SendCallbackInfo PJRT_SendCallbackInfo;
 typedef struct PJRT_RecvCallbackInfo PJRT_RecvCallbackInfo;
+typedef struct PJRT_SerializedExecutable PJRT_SerializedExecutable;
+typedef struct PJRT_SerializedTopology PJRT_SerializedTopology;
 
 /* ---- Enumerations (4-byte C enums on every LP64 target). ---- */
 
@@ -244,6 +246,17 @@ typedef struct PJRT_Executable_OutputMemoryKinds_Args PJRT_Executable_OutputMemo
 typedef struct PJRT_Executable_GetCompiledMemoryStats_Args PJRT_Executable_GetCompiledMemoryStats_Args;
 typedef struct PJRT_Executable_SizeOfGeneratedCodeInBytes_Args PJRT_Executable_SizeOfGeneratedCodeInBytes_Args;
 typedef struct PJRT_Executable_Fingerprint_Args PJRT_Executable_Fingerprint_Args;
+typedef struct PJRT_Executable_GetCostAnalysis_Args PJRT_Executable_GetCostAnalysis_Args;
+typedef struct PJRT_Executable_Serialize_Args PJRT_Executable_Serialize_Args;
+typedef struct PJRT_Executable_DeserializeAndLoad_Args PJRT_Executable_DeserializeAndLoad_Args;
+typedef struct PJRT_TopologyDescription_Create_Args PJRT_TopologyDescription_Create_Args;
+typedef struct PJRT_TopologyDescription_Destroy_Args PJRT_TopologyDescription_Destroy_Args;
+typedef struct PJRT_TopologyDescription_PlatformName_Args PJRT_TopologyDescription_PlatformName_Args;
+typedef struct PJRT_TopologyDescription_PlatformVersion_Args PJRT_TopologyDescription_PlatformVersion_Args;
+typedef struct PJRT_TopologyDescription_GetDeviceDescriptions_Args PJRT_TopologyDescription_GetDeviceDescriptions_Args;
+typedef struct PJRT_TopologyDescription_Serialize_Args PJRT_TopologyDescription_Serialize_Args;
+typedef struct PJRT_TopologyDescription_Attributes_Args PJRT_TopologyDescription_Attributes_Args;
+typedef struct PJRT_Compile_Args PJRT_Compile_Args;
 typedef struct PJRT_Executable_OptimizedProgram_Args PJRT_Executable_OptimizedProgram_Args;
 typedef struct PJRT_LoadedExecutable_AddressableDevices_Args PJRT_LoadedExecutable_AddressableDevices_Args;
 typedef struct PJRT_LoadedExecutable_Delete_Args PJRT_LoadedExecutable_Delete_Args;
@@ -1161,26 +1174,139 @@ struct PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args {
 };
 PJRT_STRUCT_END(PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args, device_memory_ptr)
 
+/* ---- Ahead-of-time compilation: topologies, client-less compiles,
+   executables' analyses and serialization. ---- */
+
+/* A cost analysis's properties ("flops", "bytes accessed", ...) are owned
+   by the executable. */
+struct PJRT_Executable_GetCostAnalysis_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_Executable* executable;
+  size_t num_properties;
+  const PJRT_NamedValue* properties;
+};
+PJRT_STRUCT_END(PJRT_Executable_GetCostAnalysis_Args, properties)
+
+/* serialized_bytes lives as long as serialized_executable, which the
+   caller frees by calling serialized_executable_deleter once. */
+struct PJRT_Executable_Serialize_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  const PJRT_Executable* executable;
+  const char* serialized_bytes;
+  size_t serialized_bytes_size;
+  PJRT_SerializedExecutable* serialized_executable;
+  void (*serialized_executable_deleter)(PJRT_SerializedExecutable* exec);
+};
+PJRT_STRUCT_END(PJRT_Executable_Serialize_Args, serialized_executable_deleter)
+
+/* overridden_serialized_compile_options may be NULL: the executable's own
+   options are used. */
+struct PJRT_Executable_DeserializeAndLoad_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_Client* client;
+  const char* serialized_executable;
+  size_t serialized_executable_size;
+  PJRT_LoadedExecutable* loaded_executable;
+  const char* overridden_serialized_compile_options;
+  size_t overridden_serialized_compile_options_size;
+};
+PJRT_STRUCT_END(PJRT_Executable_DeserializeAndLoad_Args, overridden_serialized_compile_options_size)
+
+/* topology_name is plugin-specific ("v5e:2x2" for libtpu). */
+struct PJRT_TopologyDescription_Create_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  const char* topology_name;
+  size_t topology_name_size;
+  const PJRT_NamedValue* create_options;
+  size_t num_options;
+  PJRT_TopologyDescription* topology;
+};
+PJRT_STRUCT_END(PJRT_TopologyDescription_Create_Args, topology)
+
+struct PJRT_TopologyDescription_Destroy_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_TopologyDescription* topology;
+};
+PJRT_STRUCT_END(PJRT_TopologyDescription_Destroy_Args, topology)
+
+struct PJRT_TopologyDescription_PlatformName_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  const PJRT_TopologyDescription* topology;
+  const char* platform_name;
+  size_t platform_name_size;
+};
+PJRT_STRUCT_END(PJRT_TopologyDescription_PlatformName_Args, platform_name_size)
+
+struct PJRT_TopologyDescription_PlatformVersion_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_TopologyDescription* topology;
+  const char* platform_version;
+  size_t platform_version_size;
+};
+PJRT_STRUCT_END(PJRT_TopologyDescription_PlatformVersion_Args, platform_version_size)
+
+/* The descriptions are owned by the topology. */
+struct PJRT_TopologyDescription_GetDeviceDescriptions_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  const PJRT_TopologyDescription* topology;
+  PJRT_DeviceDescription* const* descriptions;
+  size_t num_descriptions;
+};
+PJRT_STRUCT_END(PJRT_TopologyDescription_GetDeviceDescriptions_Args, num_descriptions)
+
+/* serialized_bytes lives as long as serialized_topology, which the caller
+   frees by calling serialized_topology_deleter once. */
+struct PJRT_TopologyDescription_Serialize_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_TopologyDescription* topology;
+  const char* serialized_bytes;
+  size_t serialized_bytes_size;
+  PJRT_SerializedTopology* serialized_topology;
+  void (*serialized_topology_deleter)(PJRT_SerializedTopology* serialized_topology);
+};
+PJRT_STRUCT_END(PJRT_TopologyDescription_Serialize_Args, serialized_topology_deleter)
+
+struct PJRT_TopologyDescription_Attributes_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_TopologyDescription* topology;
+  const PJRT_NamedValue* attributes;
+  size_t num_attributes;
+};
+PJRT_STRUCT_END(PJRT_TopologyDescription_Attributes_Args, num_attributes)
+
+/* A compile without a client: the executable is unloaded (it can be
+   analysed and serialized, not run). client is optional. */
+struct PJRT_Compile_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  const PJRT_TopologyDescription* topology;
+  const PJRT_Program* program;
+  const char* compile_options;
+  size_t compile_options_size;
+  PJRT_Client* client;
+  PJRT_Executable* executable;
+};
+PJRT_STRUCT_END(PJRT_Compile_Args, executable)
+
 /* ---- Args of the functions Stela neither calls nor implements. ---- */
 
 typedef struct PJRT_Device_MemoryStats_Args PJRT_Device_MemoryStats_Args;
-typedef struct PJRT_Executable_GetCostAnalysis_Args PJRT_Executable_GetCostAnalysis_Args;
-typedef struct PJRT_Executable_Serialize_Args PJRT_Executable_Serialize_Args;
-typedef struct PJRT_Executable_DeserializeAndLoad_Args PJRT_Executable_DeserializeAndLoad_Args;
 typedef struct PJRT_LoadedExecutable_Fingerprint_Args PJRT_LoadedExecutable_Fingerprint_Args;
 typedef struct PJRT_CopyToDeviceStream_Destroy_Args PJRT_CopyToDeviceStream_Destroy_Args;
 typedef struct PJRT_CopyToDeviceStream_AddChunk_Args PJRT_CopyToDeviceStream_AddChunk_Args;
 typedef struct PJRT_CopyToDeviceStream_TotalBytes_Args PJRT_CopyToDeviceStream_TotalBytes_Args;
 typedef struct PJRT_CopyToDeviceStream_GranuleSize_Args PJRT_CopyToDeviceStream_GranuleSize_Args;
 typedef struct PJRT_CopyToDeviceStream_CurrentBytes_Args PJRT_CopyToDeviceStream_CurrentBytes_Args;
-typedef struct PJRT_TopologyDescription_Create_Args PJRT_TopologyDescription_Create_Args;
-typedef struct PJRT_TopologyDescription_Destroy_Args PJRT_TopologyDescription_Destroy_Args;
-typedef struct PJRT_TopologyDescription_PlatformName_Args PJRT_TopologyDescription_PlatformName_Args;
-typedef struct PJRT_TopologyDescription_PlatformVersion_Args PJRT_TopologyDescription_PlatformVersion_Args;
-typedef struct PJRT_TopologyDescription_GetDeviceDescriptions_Args PJRT_TopologyDescription_GetDeviceDescriptions_Args;
-typedef struct PJRT_TopologyDescription_Serialize_Args PJRT_TopologyDescription_Serialize_Args;
-typedef struct PJRT_TopologyDescription_Attributes_Args PJRT_TopologyDescription_Attributes_Args;
-typedef struct PJRT_Compile_Args PJRT_Compile_Args;
 typedef struct PJRT_ExecuteContext_Create_Args PJRT_ExecuteContext_Create_Args;
 typedef struct PJRT_ExecuteContext_Destroy_Args PJRT_ExecuteContext_Destroy_Args;
 typedef struct PJRT_Buffer_CopyRawToHost_Args PJRT_Buffer_CopyRawToHost_Args;
