@@ -313,9 +313,12 @@ func TestCompileErrors(t *testing.T) {
 		code    pjrt.ErrorCode
 		msg     string
 	}{
-		{"// fake: exit1\n", pjrt.CodeInvalidArgument, "stela cpu compile: bad program: line 3: expected value"},
-		{"// fake: exit2\n", pjrt.CodeUnimplemented, "stela cpu compile: unsupported: stablehlo.fft"},
+		{"// fake: invalid\n", pjrt.CodeInvalidArgument, "stela cpu compile: bad program: line 3: expected value"},
+		{"// fake: unsupported\n", pjrt.CodeUnimplemented, "stela cpu compile: unsupported: stablehlo.fft"},
 		{"// fake: exit3\n", pjrt.CodeInternal, "exited with status 3:\nsomething odd"},
+		// Go's fatal errors exit 2: an internal error with the message
+		// and without the stack dump (issue 20: it read as UNIMPLEMENTED).
+		{"// fake: gofatal\n", pjrt.CodeInternal, "crashed (exit status 2: a fatal error or panic of the Go runtime):\nfatal error: runtime: out of memory\n[120 more bytes cut: a stack trace]"},
 		{"// fake: segv\n", pjrt.CodeInternal, "killed by SIGSEGV"},
 		{"// fake: noout\n", pjrt.CodeInternal, "wrote no"},
 		{"ML\xefR\x00\x01", pjrt.CodeUnimplemented, "MLIR bytecode"},

@@ -6,7 +6,7 @@
  *   driver PLUGIN.so FAKE_WORKER CACHE_DIR WORKER_LOG NONCE LOOPS
  *
  * FAKE_WORKER is a shell script (written by the Go test) that acts on the
- * first line of the program text: "// fake: exit1", "exit2", "exit3",
+ * first line of the program text: "// fake: invalid", "unsupported", "exit3", "gofatal",
  * "sleep", "segv", "noout", "nosym", "c" (compile the program text itself
  * as C, which defines stela_signature and stela_entry), "copy PATH" (copy
  * a compiled object, cheaper than cc). It appends a line
@@ -932,9 +932,12 @@ static void test_compile_errors(void) {
   EXPECT_ERR(compile_opts(c, "", 0, "mlir", NULL, 0, &e), PJRT_Error_Code_INVALID_ARGUMENT, "empty");
   EXPECT_ERR(compile_opts(c, add_one_c, strlen(add_one_c), "mlir", "\x1a\x05\x08", 3, &e),
              PJRT_Error_Code_INVALID_ARGUMENT, "CompileOptionsProto");
-  EXPECT_ERR(compile(c, "// fake: exit1\n", &e), PJRT_Error_Code_INVALID_ARGUMENT,
+  EXPECT_ERR(compile(c, "// fake: invalid\n", &e), PJRT_Error_Code_INVALID_ARGUMENT,
              "stela cpu compile: bad program: line 3: expected value\nsecond line");
-  EXPECT_ERR(compile(c, "// fake: exit2\n", &e), PJRT_Error_Code_UNIMPLEMENTED, "stela cpu compile: unsupported: stablehlo.fft");
+  EXPECT_ERR(compile(c, "// fake: unsupported\n", &e), PJRT_Error_Code_UNIMPLEMENTED,
+             "stela cpu compile: unsupported: stablehlo.fft");
+  EXPECT_ERR(compile(c, "// fake: gofatal\n", &e), PJRT_Error_Code_INTERNAL,
+             "crashed (exit status 2: a fatal error or panic of the Go runtime):\nfatal error: runtime: out of memory\n[");
   EXPECT_ERR(compile(c, "// fake: exit3\n", &e), PJRT_Error_Code_INTERNAL, "exited with status 3:\nsomething odd");
   EXPECT_ERR(compile(c, "// fake: segv\n", &e), PJRT_Error_Code_INTERNAL, "killed by SIGSEGV");
   EXPECT_ERR(compile(c, "// fake: noout\n", &e), PJRT_Error_Code_INTERNAL, "wrote no");
