@@ -86,3 +86,27 @@ func FormatSize(b int64) string {
 	}
 	return fmt.Sprintf("%.1f %s", v, units[u])
 }
+
+// MaxInputBytesVar bounds the size of a file the stela command reads (a
+// .sir or StableHLO program, a reproducer): bytes, optionally followed by
+// K, M, G or T, or 0 for no limit. Parsing takes several times the
+// source's size in memory, and a path such as /dev/zero never ends.
+const MaxInputBytesVar = "STELA_MAX_INPUT_BYTES"
+
+// DefaultMaxInputBytes is the limit when MaxInputBytesVar is unset: 64
+// MiB, over a hundred times the largest program in the repository's
+// tests (the transformer's .sir is 8 KB).
+const DefaultMaxInputBytes = 64 << 20
+
+// MaxInputBytes returns the input size limit (0: none).
+func MaxInputBytes() (int64, error) {
+	s := os.Getenv(MaxInputBytesVar)
+	if s == "" {
+		return DefaultMaxInputBytes, nil
+	}
+	n, err := ParseSize(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%s: want the largest input file in bytes, a whole number optionally followed by K, M, G or T (KiB, MiB, GiB, TiB), or 0 for no limit", MaxInputBytesVar, s)
+	}
+	return n, nil
+}
