@@ -2,6 +2,8 @@ package ir
 
 import (
 	"fmt"
+	"math"
+	mbits "math/bits"
 	"strconv"
 	"strings"
 )
@@ -148,4 +150,26 @@ func Strides(shape []int) []int {
 		n *= shape[i]
 	}
 	return s
+}
+
+// ByteSize is the size in bytes of a dense array of t (static shape), and
+// false when it overflows an int64 (a shape such as 10⁷×10⁷×10⁷ of f64).
+func (t Type) ByteSize() (int64, bool) {
+	n := int64(t.DType.Size())
+	for _, d := range t.Shape {
+		if d < 0 {
+			return 0, false
+		}
+		if d == 0 {
+			return 0, true
+		}
+	}
+	for _, d := range t.Shape {
+		hi, lo := mbits.Mul64(uint64(n), uint64(d))
+		if hi != 0 || lo > math.MaxInt64 {
+			return 0, false
+		}
+		n = int64(lo)
+	}
+	return n, true
 }

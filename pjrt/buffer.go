@@ -17,6 +17,8 @@ static inline PJRT_Error* stela_destroy_buffer(const PJRT_Api* api, uintptr_t bu
 import "C"
 
 import (
+	"fmt"
+	"math"
 	"reflect"
 	"runtime"
 	"sync"
@@ -108,20 +110,68 @@ type HostArray struct {
 	Offset int
 }
 
-// numElements is the product of dims, or an error for a negative one.
+// numElements is the product of dims, or an error for a negative one or
+// a product that overflows an int.
 func numElements(op string, dims []int) (int, error) {
 	n := 1
 	for i, d := range dims {
 		if d < 0 {
 			return 0, errorf(op, CodeInvalidArgument, "dimension %d is %d", i, d)
 		}
-		n *= d
+	}
+	for _, d := range dims {
+		if d == 0 {
+			return 0, nil
+		}
+	}
+	for _, d := range dims {
+		var ok bool
+		if n, ok = mulInt(n, d); !ok {
+			return 0, errorf(op, CodeInvalidArgument, "dimensions %v: the element count overflows an int", dims)
+		}
 	}
 	return n, nil
 }
 
+// byteSize is the byte size of a dense array of dims, or an error when it
+// overflows an int.
+func byteSize(op string, dims []int, esize int) (int, error) {
+	n, err := numElements(op, dims)
+	if err != nil {
+		return 0, err
+	}
+	b, ok := mulInt(n, esize)
+	if !ok {
+		return 0, errorf(op, CodeInvalidArgument, "dimensions %v: the byte size overflows an int", dims)
+	}
+	return b, nil
+}
+
+// mulInt is a*b and whether it did not overflow.
+func mulInt(a, b int) (int, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt) || (b == -1 && a == math.MinInt) {
+		return 0, false
+	}
+	return p, true
+}
+
+// addInt is a+b and whether it did not overflow.
+func addInt(a, b int) (int, bool) {
+	s := a + b
+	if (b > 0 && s < a) || (b < 0 && s > a) {
+		return 0, false
+	}
+	return s, true
+}
+
 // check validates a against its own description: every element it
-// addresses must lie within Data.
+// addresses must lie within Data. Every size, stride and offset product
+// is checked for overflow: a wrapped product could otherwise pass the
+// bounds check and send the plugin past the end of Data.
 func (a *HostArray) check(op string) (BufferType, int, error) {
 	bt, err := BufferTypeOf(a.DType)
 	if err != nil {
@@ -132,27 +182,49 @@ func (a *HostArray) check(op string) (BufferType, int, error) {
 		return 0, 0, err
 	}
 	size := a.DType.Size()
+	if a.ByteStrides != nil && len(a.ByteStrides) != len(a.Dims) {
+		return 0, 0, errorf(op, CodeInvalidArgument, "%d byte strides for %d dimensions", len(a.ByteStrides), len(a.Dims))
+	}
 	if n == 0 {
 		return bt, 0, nil
 	}
+	if a.Offset < 0 {
+		return 0, 0, errorf(op, CodeInvalidArgument, "offset %d is negative", a.Offset)
+	}
+	overflow := func(what string) error {
+		return errorf(op, CodeInvalidArgument, "array %v%v with byte strides %v and offset %d: %s overflows an int",
+			a.DType, a.Dims, a.ByteStrides, a.Offset, what)
+	}
 	lo, hi := 0, size // byte range touched, relative to element [0...0]
 	if a.ByteStrides == nil {
-		hi = n * size
-	} else {
-		if len(a.ByteStrides) != len(a.Dims) {
-			return 0, 0, errorf(op, CodeInvalidArgument, "%d byte strides for %d dimensions", len(a.ByteStrides), len(a.Dims))
+		var ok bool
+		if hi, ok = mulInt(n, size); !ok {
+			return 0, 0, overflow("the byte size")
 		}
+	} else {
 		for i, s := range a.ByteStrides {
+			ext, ok := mulInt(a.Dims[i]-1, s)
+			if !ok {
+				return 0, 0, overflow(fmt.Sprintf("the extent of dimension %d", i))
+			}
 			if s > 0 {
-				hi += (a.Dims[i] - 1) * s
+				hi, ok = addInt(hi, ext)
 			} else {
-				lo += (a.Dims[i] - 1) * s
+				lo, ok = addInt(lo, ext)
+			}
+			if !ok {
+				return 0, 0, overflow("the byte range")
 			}
 		}
 	}
-	if a.Offset+lo < 0 || a.Offset+hi > len(a.Data) {
+	first, ok1 := addInt(a.Offset, lo)
+	end, ok2 := addInt(a.Offset, hi)
+	if !ok1 || !ok2 {
+		return 0, 0, overflow("the byte range")
+	}
+	if first < 0 || end > len(a.Data) {
 		return 0, 0, errorf(op, CodeInvalidArgument, "array %v%v addresses bytes [%d, %d) of %d-byte data",
-			a.DType, a.Dims, a.Offset+lo, a.Offset+hi, len(a.Data))
+			a.DType, a.Dims, first, end, len(a.Data))
 	}
 	return bt, n, nil
 }
@@ -440,8 +512,9 @@ func (b *Buffer) ToHost(dst []byte) error {
 	}
 	var size int
 	if d, ok := t.DType(); ok {
-		n, _ := numElements(op, dims)
-		size = n * d.Size()
+		if size, err = byteSize(op, dims, d.Size()); err != nil {
+			return err
+		}
 	} else if size, err = b.HostSize(); err != nil {
 		return err
 	}
@@ -481,8 +554,9 @@ func (b *Buffer) HostBytes() ([]byte, error) {
 	}
 	var size int
 	if d, ok := t.DType(); ok {
-		n, _ := numElements("Buffer.HostBytes", dims)
-		size = n * d.Size()
+		if size, err = byteSize("Buffer.HostBytes", dims, d.Size()); err != nil {
+			return nil, err
+		}
 	} else if size, err = b.HostSize(); err != nil {
 		return nil, err
 	}

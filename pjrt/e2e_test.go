@@ -248,6 +248,12 @@ func suiteStrided(t *testing.T, be backend) {
 	if !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("negative strides without offset: %v, want ErrInvalidArgument", err)
 	}
+	// Strides whose products overflow (issue 20: this passed the check
+	// and segfaulted in the plugin).
+	_, err = c.BufferFromHost(HostArray{DType: ir.F32, Dims: []int{4, 4}, Data: make([]byte, 64), ByteStrides: []int{1 << 62, 4}}, nil)
+	if !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("overflowing strides: %v, want ErrInvalidArgument", err)
+	}
 }
 
 func suiteExecute(t *testing.T, be backend) {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,6 +147,9 @@ func DonatedTo(b Buffer) *DonatedError {
 // came back as a result. An error for other buffers, and for freed or
 // donated ones.
 func DataPointer(b Buffer) (uintptr, error) {
+	if isNilBuffer(b) {
+		return 0, errors.New("buffer is nil")
+	}
 	pb, ok := b.(*pjrtBuffer)
 	if !ok {
 		return 0, fmt.Errorf("buffer on %s is not a PJRT buffer", b.Device().Name())
@@ -295,4 +299,33 @@ func RunOp(d Device, key []byte, args []Buffer, loc ir.Loc, dst []Buffer) (outs 
 		return append(dst, outs...), found, err
 	}
 	return dst, false, nil
+}
+
+// isNilBuffer reports whether b is nil, or a nil pointer in a Buffer (a
+// caller's nil *T): either is an argument error of a run, not a panic.
+// Only the error paths call it: reflect is not for every argument.
+func isNilBuffer(b Buffer) bool {
+	if b == nil {
+		return true
+	}
+	v := reflect.ValueOf(b)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+// argDevice names the device of a (an argument that is not where a run
+// wants it) for an error: "nil" for a nil buffer, which callers report
+// as such before asking.
+func argDevice(a Buffer) string {
+	if isNilBuffer(a) {
+		return "nil"
+	}
+	d := a.Device()
+	if d == nil {
+		return "<no device>"
+	}
+	return d.Name()
 }

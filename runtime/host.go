@@ -34,8 +34,11 @@ func (d *hostDevice) Run(f *ir.Func, args []Buffer) ([]Buffer, error) {
 	lits := make([]*ir.Literal, len(args))
 	for i, a := range args {
 		hb, ok := a.(*hostBuffer)
-		if !ok {
-			return nil, fmt.Errorf("host: argument #%d is on device %s", i, a.Device().Name())
+		if !ok || hb == nil {
+			if isNilBuffer(a) {
+				return nil, fmt.Errorf("host: argument #%d is nil", i)
+			}
+			return nil, fmt.Errorf("host: argument #%d is on device %s", i, argDevice(a))
 		}
 		lits[i] = hb.lit
 	}

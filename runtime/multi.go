@@ -218,12 +218,12 @@ func (e *multiExec) run(args [][]Buffer, loc ir.Loc, don *donation) ([][]Buffer,
 			return nil, fmt.Errorf("%s: %d arguments for device %s, want %d", what, len(list), dev.name, len(e.params))
 		}
 		for i, a := range list {
-			if a == nil {
-				return nil, fmt.Errorf("%s: argument #%d for device %s is nil", what, i, dev.name)
-			}
 			b, ok := a.(*pjrtBuffer)
-			if !ok || b.dev != dev {
-				return nil, fmt.Errorf("%s: argument #%d for device %s is on device %s", what, i, dev.name, a.Device().Name())
+			if !ok || b == nil || b.dev != dev {
+				if isNilBuffer(a) {
+					return nil, fmt.Errorf("%s: argument #%d for device %s is nil", what, i, dev.name)
+				}
+				return nil, fmt.Errorf("%s: argument #%d for device %s is on device %s", what, i, dev.name, argDevice(a))
 			}
 			if !b.typ.Equal(e.params[i]) {
 				return nil, fmt.Errorf("%s: argument #%d for device %s has type %v, want %v", what, i, dev.name, b.typ, e.params[i])

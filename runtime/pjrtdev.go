@@ -229,8 +229,11 @@ func (d *pjrtDevice) run(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc, d
 	var inErr error
 	for i, a := range args {
 		b, ok := a.(*pjrtBuffer)
-		if !ok || b.dev != d {
-			return nil, fmt.Errorf("%s: argument #%d is on device %s, not %s", what, i, a.Device().Name(), d.name)
+		if !ok || b == nil || b.dev != d {
+			if isNilBuffer(a) {
+				return nil, fmt.Errorf("%s: argument #%d is nil", what, i)
+			}
+			return nil, fmt.Errorf("%s: argument #%d is on device %s, not %s", what, i, argDevice(a), d.name)
 		}
 		if !b.typ.Equal(c.params[i]) {
 			return nil, fmt.Errorf("%s: argument #%d has type %v, want %v", what, i, b.typ, c.params[i])

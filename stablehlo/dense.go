@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/stela-ml/stela/internal/env"
 )
 
 // DenseElements is a dense elements attribute, `dense<...> : tensor<...>`:
@@ -239,6 +241,21 @@ func (d *DenseElements) NumElements() int64 { return d.Type.NumElements() }
 // IsSplat reports whether all elements are equal and stored once.
 func (d *DenseElements) IsSplat() bool { return d.splat }
 
+// SplatBytes returns the raw little-endian bytes of a splat's one
+// element (nil when d is not a splat or its values are not modeled):
+// code that can use the element as it is should, since Bytes expands a
+// splat of 10¹² elements to 10¹² copies.
+func (d *DenseElements) SplatBytes() []byte {
+	if !d.splat || d.literal != "" {
+		return nil
+	}
+	return append([]byte(nil), d.data...)
+}
+
+// HasBytes reports whether Bytes returns the elements (not nil): false
+// for element types whose values are not modeled.
+func (d *DenseElements) HasBytes() bool { return d.literal == "" }
+
 // Literal returns the verbatim literal body for element types the model
 // does not interpret (f8 variants, quantized), or "".
 func (d *DenseElements) Literal() string { return d.literal }
@@ -272,6 +289,15 @@ func (d *DenseElements) elems() (int, int, error) {
 	n := d.NumElements()
 	if size == 0 || n < 0 {
 		return 0, 0, ErrNoValues
+	}
+	// A splat is one element in the text however many it stands for:
+	// expanding one past the allocation limit is an error, not a fatal
+	// out-of-memory.
+	if d.splat {
+		b, ok := mulNonNeg(n, int64(size))
+		if err := env.CheckAlloc(d.Type.String(), b, ok); err != nil {
+			return 0, 0, fmt.Errorf("expanding the splat: %w", err)
+		}
 	}
 	return int(n), size, nil
 }
@@ -470,4 +496,12 @@ func MustDense(d *DenseElements, err error) *DenseElements {
 		panic("stablehlo: " + err.Error())
 	}
 	return d
+}
+
+// mulNonNeg is a*b for non-negative a and b, and whether it fits an int64.
+func mulNonNeg(a, b int64) (int64, bool) {
+	if a != 0 && b > math.MaxInt64/a {
+		return 0, false
+	}
+	return a * b, true
 }

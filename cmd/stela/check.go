@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/runtime/check"
@@ -31,7 +30,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	var c *pjrt.Client
 	code := 0
 	for _, path := range paths {
-		src, err := os.ReadFile(path)
+		src, err := readInput(path)
 		fileCode := 2
 		if err != nil {
 			fmt.Fprintln(stderr, err)

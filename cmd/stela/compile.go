@@ -73,7 +73,7 @@ func runCompile(argv []string, stdout, stderr io.Writer) error {
 		f, name = tr.Func, *example
 	case len(pos) == 1:
 		name = pos[0]
-		src, err := os.ReadFile(name)
+		src, err := readInput(name)
 		if err != nil {
 			return err
 		}

@@ -34,7 +34,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	case *file != "" && *name != "":
 		return usagef("--example and --file: give one")
 	case *file != "":
-		src, err := os.ReadFile(*file)
+		src, err := readInput(*file)
 		if err != nil {
 			return err
 		}

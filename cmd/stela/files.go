@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/stablehlo"
@@ -16,7 +15,7 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src, err := os.ReadFile(path)
+	src, err := readInput(path)
 	if err != nil {
 		return err
 	}
@@ -33,13 +32,19 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src, err := os.ReadFile(path)
+	src, err := readInput(path)
 	if err != nil {
 		return err
 	}
 	m, err := ir.Parse(string(src))
 	if err != nil {
 		return fmt.Errorf("%s:%w", path, err)
+	}
+	if len(m.Funcs) == 0 {
+		// Rejected rather than "ok (0 functions)": nothing was verified,
+		// and an empty or truncated file is a mistake to report.
+		fmt.Fprintf(stderr, "%s: no functions to verify (an empty module)\n", path)
+		return exitError{1}
 	}
 	bad := false
 	for _, f := range m.Funcs {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/stela-ml/stela/frontend/examples"
@@ -44,7 +43,7 @@ func runHash(args []string, stdout, stderr io.Writer) error {
 		}
 		f = tr.Func
 	case len(pos) == 1 && strings.HasSuffix(pos[0], ".mlir"):
-		src, err := os.ReadFile(pos[0])
+		src, err := readInput(pos[0])
 		if err != nil {
 			return err
 		}
@@ -59,7 +58,7 @@ func runHash(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, h)
 		return nil
 	case len(pos) == 1:
-		src, err := os.ReadFile(pos[0])
+		src, err := readInput(pos[0])
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/passes"
@@ -31,7 +30,7 @@ func runOpt(args []string, stdout, stderr io.Writer) error {
 		if len(pos) != 0 {
 			return usagef("--reproduce takes no file argument")
 		}
-		src, err := os.ReadFile(*repro)
+		src, err := readInput(*repro)
 		if err != nil {
 			return err
 		}
@@ -42,7 +41,7 @@ func runOpt(args []string, stdout, stderr io.Writer) error {
 		if len(pos) != 1 {
 			return usagef("want exactly one file argument, got %d", len(pos))
 		}
-		src, err := os.ReadFile(pos[0])
+		src, err := readInput(pos[0])
 		if err != nil {
 			return err
 		}

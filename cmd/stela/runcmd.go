@@ -106,7 +106,7 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 		if len(pos) != 1 {
 			return usagef("want one FILE.mlir (or --example NAME)")
 		}
-		src, err := os.ReadFile(pos[0])
+		src, err := readInput(pos[0])
 		if err != nil {
 			return err
 		}

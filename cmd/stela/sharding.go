@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -51,7 +50,7 @@ func runExplainSharding(args []string, stdout, stderr io.Writer) error {
 // loadShardedFunc reads the first function of a .sir file, which must
 // have a mesh.
 func loadShardedFunc(path string) (*ir.Func, error) {
-	src, err := os.ReadFile(path)
+	src, err := readInput(path)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -149,6 +150,14 @@ func checkShape(shape []int) error {
 	return nil
 }
 
+// checkAlloc is an error for a host array of t past the allocation limit
+// (env.MaxAllocBytesVar), before anything is allocated: a fatal
+// out-of-memory would kill the process.
+func checkAlloc(t ir.Type) error {
+	n, ok := t.ByteSize()
+	return env.CheckAlloc(t.String(), n, ok)
+}
+
 func checkNotNil(op string, ts ...*Tensor) {
 	for i, t := range ts {
 		if t == nil {
@@ -163,6 +172,9 @@ func checkNotNil(op string, ts ...*Tensor) {
 func fullLiteral(t ir.Type, v float64) (*ir.Literal, error) {
 	if ir.GoElemType(t.DType) == nil {
 		return nil, fmt.Errorf("invalid element type %v", t.DType)
+	}
+	if err := checkAlloc(t); err != nil {
+		return nil, err
 	}
 	return ir.FullLiteral(t, v), nil
 }

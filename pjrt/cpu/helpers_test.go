@@ -57,9 +57,10 @@ if [ "$STELA_CPU_WORKER" != 1 ]; then echo "fake worker: STELA_CPU_WORKER is not
 if [ "$1" != compile ] || [ $# -ne 4 ]; then echo "fake worker: usage: compile PROGRAM OPTIONS OUT" >&2; exit 3; fi
 mode=$(head -n 1 "$2")
 case "$mode" in
-"// fake: exit1") printf 'bad program: line 3: expected value\nsecond line\n' >&2; exit 1 ;;
-"// fake: exit2") echo "unsupported: stablehlo.fft" >&2; exit 2 ;;
+"// fake: invalid") printf 'bad program: line 3: expected value\nsecond line\n' >&2; exit 10 ;;
+"// fake: unsupported") echo "unsupported: stablehlo.fft" >&2; exit 11 ;;
 "// fake: exit3") echo "something odd" >&2; exit 3 ;;
+"// fake: gofatal") printf 'fatal error: runtime: out of memory\n\nruntime stack:\nruntime.throw({0x991e98?, 0x2983?})\n\ngoroutine 1 gp=0xc000002380 m=0 mp=0xdaca40 [running]:\nmain.main()\n' >&2; exit 2 ;;
 "// fake: sleep") sleep 30; exit 0 ;;
 "// fake: segv") ulimit -c 0; kill -SEGV $$ ;;
 "// fake: noout") exit 0 ;;

@@ -226,6 +226,24 @@ func TestBufferStrides(t *testing.T) {
 	if got, err := b2.HostBytes(); err != nil || !bytes.Equal(got, []byte{4, 0, 5, 0, 6, 0, 1, 0, 2, 0, 3, 0}) {
 		t.Errorf("negative stride: %v, %v", got, err)
 	}
+	// Strides whose products overflow are refused (issue 20: {1<<62, 4}
+	// over 64 bytes passed the check and segfaulted in the plugin); the
+	// client still works afterwards.
+	for _, a := range []pjrt.HostArray{
+		{DType: ir.F32, Dims: []int{4, 4}, Data: make([]byte, 64), ByteStrides: []int{1 << 62, 4}},
+		{DType: ir.F32, Dims: []int{4, 4}, Data: make([]byte, 64), ByteStrides: []int{-1 << 62, 4}, Offset: 60},
+		{DType: ir.F32, Dims: []int{1 << 32, 1 << 32}, Data: make([]byte, 64)},
+	} {
+		if b, err := c.BufferFromHost(a, nil); !errors.Is(err, pjrt.ErrInvalidArgument) {
+			if b != nil {
+				b.Destroy()
+			}
+			t.Errorf("dims %v strides %v: %v, want ErrInvalidArgument", a.Dims, a.ByteStrides, err)
+		}
+	}
+	if _, err := b2.HostBytes(); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestBufferErrors(t *testing.T) {
@@ -295,9 +313,12 @@ func TestCompileErrors(t *testing.T) {
 		code    pjrt.ErrorCode
 		msg     string
 	}{
-		{"// fake: exit1\n", pjrt.CodeInvalidArgument, "stela cpu compile: bad program: line 3: expected value"},
-		{"// fake: exit2\n", pjrt.CodeUnimplemented, "stela cpu compile: unsupported: stablehlo.fft"},
+		{"// fake: invalid\n", pjrt.CodeInvalidArgument, "stela cpu compile: bad program: line 3: expected value"},
+		{"// fake: unsupported\n", pjrt.CodeUnimplemented, "stela cpu compile: unsupported: stablehlo.fft"},
 		{"// fake: exit3\n", pjrt.CodeInternal, "exited with status 3:\nsomething odd"},
+		// Go's fatal errors exit 2: an internal error with the message
+		// and without the stack dump (issue 20: it read as UNIMPLEMENTED).
+		{"// fake: gofatal\n", pjrt.CodeInternal, "crashed (exit status 2: a fatal error or panic of the Go runtime):\nfatal error: runtime: out of memory\n[120 more bytes cut: a stack trace]"},
 		{"// fake: segv\n", pjrt.CodeInternal, "killed by SIGSEGV"},
 		{"// fake: noout\n", pjrt.CodeInternal, "wrote no"},
 		{"ML\xefR\x00\x01", pjrt.CodeUnimplemented, "MLIR bytecode"},

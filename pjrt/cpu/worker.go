@@ -44,14 +44,16 @@ import (
 // Any Go program that links this package is a worker: init runs it and
 // exits when STELA_CPU_WORKER=1, before main or tests run.
 
-// Exit statuses of the worker.
+// Exit statuses of the worker. They are not 1 or 2, which other code
+// exits with: Go's runtime exits 2 on a fatal error (out of memory, a
+// deadlock) and on an unrecovered panic, and a shell 1 or 2 on its own
+// errors. The plugin (csrc/compile.c) reports 10 as INVALID_ARGUMENT, 11
+// as UNIMPLEMENTED and every other status, or a signal, as INTERNAL with
+// the first lines of stderr (a Go stack dump is cut off).
 const (
-	exitCompileError = 1 // malformed or invalid program, a tool failed
-	exitUnsupported  = 2 // valid StableHLO the code generator does not handle
-	// exitInternal is a bug in the worker (a panic): any status but 0, 1
-	// and 2 is an INTERNAL error for the plugin. Go's own exit status for
-	// an unrecovered panic is 2, which would read as "unsupported".
-	exitInternal = 3
+	exitCompileError = 10 // malformed or invalid program, a tool failed
+	exitUnsupported  = 11 // valid StableHLO the code generator does not handle
+	exitInternal     = 12 // a bug in the worker (a recovered panic)
 )
 
 func init() {

@@ -139,6 +139,17 @@ func prepareEntry(m *stablehlo.Module, name string, entries []string) (*Prepared
 	} else {
 		return nil, rejectf("malformed: entry @%s does not end in return", name)
 	}
+	// The rewrite below replaces the declared result types with those of
+	// the values returned: check that they agreed first, as the compiler
+	// does for any program (stela run rejects such an entry).
+	for i, v := range ret.Operands {
+		if i < len(f.ResultTypes) && !stablehlo.TypesEqual(v.Type, f.ResultTypes[i]) {
+			return nil, rejectf("malformed: @%s: result #%d has type %v, the function declares %v", name, i, v.Type, f.ResultTypes[i])
+		}
+	}
+	if len(ret.Operands) != len(f.ResultTypes) {
+		return nil, rejectf("malformed: @%s: returns %d values, the function declares %d results", name, len(ret.Operands), len(f.ResultTypes))
+	}
 	p := &Prepared{Entry: name, NumOriginal: len(ret.Operands)}
 	results := append([]*stablehlo.Value(nil), ret.Operands...)
 	addResult := func(v *stablehlo.Value) int {

@@ -1052,13 +1052,18 @@ func (p *planner) constant(n *node, d *stablehlo.DenseElements, r ttype) ([]*tva
 	if !t.equal(r) {
 		return nil, fmt.Errorf("value type %s differs from result type %s", t, r)
 	}
+	if !d.HasBytes() && r.numElems() > 0 {
+		return nil, unsupportedf("constant value %s", d.Literal())
+	}
+	// A splat stays one element until it is small: a splat of 10¹²
+	// elements must not become 10¹² copies in the worker.
+	if one := d.SplatBytes(); one != nil && r.bytes() > smallConst {
+		n.kind, n.data = kFill, one[:r.elem.size()]
+		return p.add(n, r), nil
+	}
 	raw := d.Bytes()
 	if raw == nil && r.numElems() > 0 {
 		return nil, unsupportedf("constant value %s", d.Literal())
-	}
-	if d.IsSplat() && r.bytes() > smallConst {
-		n.kind, n.data = kFill, raw[:r.elem.size()]
-		return p.add(n, r), nil
 	}
 	n.kind, n.data = kConstant, raw
 	return p.add(n, r), nil
@@ -1334,7 +1339,7 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 		if !ok || len(in) != 0 {
 			return unsupportedf("constant value %v", op.Attr("value"))
 		}
-		if d.Bytes() == nil {
+		if !d.HasBytes() {
 			return unsupportedf("constant value %s", d.Literal())
 		}
 		return nil

@@ -478,7 +478,11 @@ func (b *fb) region(blk *stablehlo.Block, args []value.Value) ([]value.Value, er
 		var v value.Value
 		if op.Name == "stablehlo.constant" {
 			d := op.Attr("value").(*stablehlo.DenseElements)
-			v = elemConst(t.elem, d.Bytes()[:t.elem.size()])
+			one := d.SplatBytes()
+			if one == nil {
+				one = d.Bytes()
+			}
+			v = elemConst(t.elem, one[:t.elem.size()])
 		} else {
 			v, err = b.elementwise(op.Name, op.Attr, in, t.elem, vals)
 			if err != nil {

@@ -593,6 +593,47 @@ static void copy_strided(char* dst, const int64_t* ds, const char* src, const in
   for (int64_t i = 0; i < n; i++) copy_strided(dst + i * ds[0], ds + 1, src + i * ss[0], ss + 1, dims + 1, rank - 1, esize);
 }
 
+/* The byte range [*lo, *hi) that an array of dims with byte strides
+   addresses, relative to element [0, ..., 0]: every product and sum is
+   checked, since a wrapped one would pass a caller's bounds check and send
+   the copy anywhere in memory (issue 20: strides {1<<62, 4} segfaulted).
+   An empty array addresses nothing (lo = hi = 0). */
+static PJRT_Error* stride_extent(const char* fn, const char* what, const int64_t* dims, const int64_t* strides,
+                                 size_t rank, size_t esize, int64_t* lo, int64_t* hi) {
+  *lo = 0;
+  *hi = (int64_t)esize;
+  for (size_t i = 0; i < rank; i++)
+    if (dims[i] == 0) {
+      *hi = 0;
+      return NULL;
+    }
+  for (size_t i = 0; i < rank; i++) {
+    int64_t ext;
+    bool bad = __builtin_mul_overflow(dims[i] - 1, strides[i], &ext);
+    if (!bad) bad = strides[i] >= 0 ? __builtin_add_overflow(*hi, ext, hi) : __builtin_add_overflow(*lo, ext, lo);
+    if (bad)
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                         "%s: %s: byte stride %lld of dimension %zu (size %lld) makes the addressed byte range "
+                         "overflow a 64-bit integer",
+                         fn, what, (long long)strides[i], i, (long long)dims[i]);
+  }
+  int64_t span;
+  if (__builtin_sub_overflow(*hi, *lo, &span))
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       "%s: %s: the byte strides address a range that overflows a 64-bit integer", fn, what);
+  return NULL;
+}
+
+/* NULL if [p+lo, p+hi) does not wrap around the address space. */
+static PJRT_Error* check_address_range(const char* fn, const char* what, const void* p, int64_t lo, int64_t hi) {
+  uintptr_t a = (uintptr_t)p;
+  if ((lo < 0 && a < (uintptr_t)0 - (uintptr_t)lo) || (hi > 0 && UINTPTR_MAX - a < (uintptr_t)hi))
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       "%s: %s: the byte strides address [%lld, %lld) around %p, which wraps around the address space",
+                       fn, what, (long long)lo, (long long)hi, p);
+  return NULL;
+}
+
 static bool strides_equal(const int64_t* a, const int64_t* b, size_t rank) {
   for (size_t i = 0; i < rank; i++)
     if (a[i] != b[i]) return false;
@@ -779,6 +820,12 @@ PJRT_Error* stela_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_A
   }
   if (args->data == NULL && nbytes > 0)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: data is NULL for %zu bytes", fn, nbytes);
+  if (args->num_byte_strides != 0 && nbytes > 0) {
+    int64_t lo, hi;
+    if ((err = stride_extent(fn, "the host array", args->dims, args->byte_strides, rank, esize, &lo, &hi)) != NULL ||
+        (err = check_address_range(fn, "the host array", args->data, lo, hi)) != NULL)
+      return err;
+  }
 
   stela_storage* s = stela_storage_new(nbytes);
   if (s == NULL) return stela_oom();
@@ -1005,16 +1052,16 @@ PJRT_Error* stela_Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
     if (st->num_byte_strides != rank || (rank > 0 && st->byte_strides == NULL))
       return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: host layout has %zu byte strides for rank %zu", fn,
                          st->num_byte_strides, rank);
-    size_t end = esize;
-    bool empty = false;
     for (size_t i = 0; i < rank; i++) {
       if (st->byte_strides[i] < 0)
         return stela_error(PJRT_Error_Code_UNIMPLEMENTED, "%s: negative host byte strides are not supported", fn);
       dst_strides[i] = st->byte_strides[i];
-      if (b->dims[i] == 0) empty = true;
-      else end += (size_t)(b->dims[i] - 1) * (size_t)st->byte_strides[i];
     }
-    need = empty ? 0 : end;
+    int64_t lo, hi;
+    PJRT_Error* err = stride_extent(fn, "host layout", b->dims, st->byte_strides, rank, esize, &lo, &hi);
+    if (err == NULL && args->dst != NULL && hi > 0) err = check_address_range(fn, "host layout", args->dst, lo, hi);
+    if (err != NULL) return err;
+    need = (size_t)hi;
   } else if (l != NULL) {
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: unknown host layout type %d", fn, (int)l->type);
   }

@@ -521,6 +521,23 @@ static long long now_ms(void) {
   return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The message of a crashed worker without its stack dump: stderr up to
+   the first line of a Go traceback ("goroutine N [", "runtime stack:"),
+   at most 1 KiB, with a note that the rest was cut; NULL when there is
+   nothing to cut (or no memory). The caller frees it. */
+static char* crash_text(const char* text) {
+  static const char* marks[] = {"\ngoroutine ", "\nruntime stack:", "\n[signal "};
+  size_t n = strlen(text), cut = n;
+  for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+    const char* m = strstr(text, marks[i]);
+    if (m != NULL && (size_t)(m - text) < cut) cut = (size_t)(m - text);
+  }
+  if (cut > 1024) cut = 1024;
+  if (cut == n) return NULL;
+  while (cut > 0 && (text[cut - 1] == '\n' || text[cut - 1] == ' ')) cut--;
+  return stela_asprintf("%.*s\n[%zu more bytes cut: a stack trace]", (int)cut, text, n - cut);
+}
+
 static const char* signal_name(int sig) {
   switch (sig) {
     case SIGSEGV:
@@ -705,6 +722,10 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
 
   const char* text = capture_text(&cap);
   const char* sep = *text ? ":\n" : "";
+  /* For crashes: the message without a Go stack dump. */
+  char* brief = crash_text(text);
+  const char* btext = brief != NULL ? brief : text;
+  const char* bsep = *btext ? ":\n" : "";
   PJRT_Error* err = NULL;
   if (timed_out) {
     err = stela_error(PJRT_Error_Code_INTERNAL,
@@ -718,15 +739,23 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
                         worker, sep, text);
   } else if (WIFSIGNALED(status)) {
     err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compile worker %s was killed by %s (%d)%s%s",
-                      worker, signal_name(WTERMSIG(status)), WTERMSIG(status), sep, text);
+                      worker, signal_name(WTERMSIG(status)), WTERMSIG(status), bsep, btext);
   } else if (WIFEXITED(status)) {
+    /* The worker's statuses (worker.go): 10 invalid program, 11
+       unsupported, 12 a bug; Go's runtime exits 2 on a fatal error (out
+       of memory) or an unrecovered panic. */
     int code = WEXITSTATUS(status);
-    if (code == 1 || code == 2) {
-      err = stela_error(code == 1 ? PJRT_Error_Code_INVALID_ARGUMENT : PJRT_Error_Code_UNIMPLEMENTED,
+    if (code == 10 || code == 11) {
+      err = stela_error(code == 10 ? PJRT_Error_Code_INVALID_ARGUMENT : PJRT_Error_Code_UNIMPLEMENTED,
                         "stela cpu compile: %s", *text ? text : "the compile worker failed without a message");
+    } else if (code == 2) {
+      err = stela_error(PJRT_Error_Code_INTERNAL,
+                        "stela cpu compile: the compile worker %s crashed (exit status 2: a fatal error or panic of "
+                        "the Go runtime)%s%s",
+                        worker, bsep, btext);
     } else if (code != 0) {
       err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compile worker %s exited with status %d%s%s",
-                        worker, code, sep, text);
+                        worker, code, bsep, btext);
     } else if (access(out, R_OK) != 0) {
       err = stela_error(PJRT_Error_Code_INTERNAL,
                         "stela cpu compile: the compile worker %s exited with status 0 but wrote no %s%s%s", worker, out,
@@ -737,6 +766,7 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
                       worker, status);
   }
   free(cap.buf);
+  free(brief);
   return err;
 }
 

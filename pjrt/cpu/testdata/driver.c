@@ -6,7 +6,7 @@
  *   driver PLUGIN.so FAKE_WORKER CACHE_DIR WORKER_LOG NONCE LOOPS
  *
  * FAKE_WORKER is a shell script (written by the Go test) that acts on the
- * first line of the program text: "// fake: exit1", "exit2", "exit3",
+ * first line of the program text: "// fake: invalid", "unsupported", "exit3", "gofatal",
  * "sleep", "segv", "noout", "nosym", "c" (compile the program text itself
  * as C, which defines stela_signature and stela_entry), "copy PATH" (copy
  * a compiled object, cheaper than cc). It appends a line
@@ -619,6 +619,13 @@ static void test_buffers(void) {
   MUST(to_host(tb, &slay, padded, sizeof(padded)));
   CHECK(padded[0] == 1 && padded[2] == 3 && padded[3] == 0 && padded[4] == 4 && padded[6] == 6, "strided download");
   EXPECT_ERR(to_host(tb, &slay, padded, 27), PJRT_Error_Code_INVALID_ARGUMENT, "dst_size");
+  /* Strides whose extent wraps around to fewer bytes than dst_size (20 +
+     2*INT64_MAX is 18 modulo 2^64) used to pass the size check and write
+     far outside dst. */
+  int64_t wrap[2] = {20, INT64_MAX};
+  slay.strides.byte_strides = wrap;
+  EXPECT_ERR(to_host(tb, &slay, padded, sizeof(padded)), PJRT_Error_Code_INVALID_ARGUMENT, "overflow");
+  slay.strides.byte_strides = pstr;
   int64_t bad_m2m[2] = {1, 1};
   lay.tiled.minor_to_major = bad_m2m;
   EXPECT_ERR(to_host(tb, &lay, cm, sizeof(cm)), PJRT_Error_Code_INVALID_ARGUMENT, "permutation");
@@ -652,6 +659,20 @@ static void test_buffers(void) {
              "dimension 1 is -3");
   EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_F32, NULL, dims, 2, NULL, &eb), PJRT_Error_Code_INVALID_ARGUMENT,
              "data is NULL");
+  /* Byte strides whose products overflow (issue 20: {1<<62, 4} read
+     through a wrapped pointer and segfaulted). */
+  int64_t big_stride[2] = {(int64_t)1 << 62, 4}, sum_stride[2] = {INT64_MAX / 2, INT64_MAX / 2},
+          neg_stride[2] = {INT64_MIN / 2, -INT64_MAX / 2}, wrap_stride[2] = {-(INT64_MAX / 2), 4};
+  int64_t d44[2] = {4, 4}, d33[2] = {3, 3}, d22[2] = {2, 2};
+  EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_F32, src, d44, 2, big_stride, &eb), PJRT_Error_Code_INVALID_ARGUMENT,
+             "overflow");
+  EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_F32, src, d33, 2, sum_stride, &eb), PJRT_Error_Code_INVALID_ARGUMENT,
+             "overflow");
+  EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_F32, src, d33, 2, neg_stride, &eb), PJRT_Error_Code_INVALID_ARGUMENT,
+             "overflow");
+  /* In range of int64 but past the end of the address space. */
+  EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_F32, src, d22, 2, wrap_stride, &eb), PJRT_Error_Code_INVALID_ARGUMENT,
+             "wraps around");
   int64_t huge[2] = {INT64_MAX / 2, 4};
   EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_F32, src, huge, 2, NULL, &eb), PJRT_Error_Code_INVALID_ARGUMENT,
              "too large");
@@ -911,9 +932,12 @@ static void test_compile_errors(void) {
   EXPECT_ERR(compile_opts(c, "", 0, "mlir", NULL, 0, &e), PJRT_Error_Code_INVALID_ARGUMENT, "empty");
   EXPECT_ERR(compile_opts(c, add_one_c, strlen(add_one_c), "mlir", "\x1a\x05\x08", 3, &e),
              PJRT_Error_Code_INVALID_ARGUMENT, "CompileOptionsProto");
-  EXPECT_ERR(compile(c, "// fake: exit1\n", &e), PJRT_Error_Code_INVALID_ARGUMENT,
+  EXPECT_ERR(compile(c, "// fake: invalid\n", &e), PJRT_Error_Code_INVALID_ARGUMENT,
              "stela cpu compile: bad program: line 3: expected value\nsecond line");
-  EXPECT_ERR(compile(c, "// fake: exit2\n", &e), PJRT_Error_Code_UNIMPLEMENTED, "stela cpu compile: unsupported: stablehlo.fft");
+  EXPECT_ERR(compile(c, "// fake: unsupported\n", &e), PJRT_Error_Code_UNIMPLEMENTED,
+             "stela cpu compile: unsupported: stablehlo.fft");
+  EXPECT_ERR(compile(c, "// fake: gofatal\n", &e), PJRT_Error_Code_INTERNAL,
+             "crashed (exit status 2: a fatal error or panic of the Go runtime):\nfatal error: runtime: out of memory\n[");
   EXPECT_ERR(compile(c, "// fake: exit3\n", &e), PJRT_Error_Code_INTERNAL, "exited with status 3:\nsomething odd");
   EXPECT_ERR(compile(c, "// fake: segv\n", &e), PJRT_Error_Code_INTERNAL, "killed by SIGSEGV");
   EXPECT_ERR(compile(c, "// fake: noout\n", &e), PJRT_Error_Code_INTERNAL, "wrote no");
