@@ -154,6 +154,10 @@ type ExecuteOptions struct {
 	Donate []int
 	// LaunchID identifies the launch to collectives across processes.
 	LaunchID int
+	// Context is passed to the plugin as the execution's
+	// PJRT_ExecuteContext: on Stela's CPU plugin, cancelling it stops the
+	// execution (ExecuteContext.Cancel). Nil: none.
+	Context *ExecuteContext
 }
 
 // Execution is a launched execution: one output list and one completion
@@ -348,6 +352,9 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 	eopts.launch_id = C.int(opts.LaunchID)
 	eopts.non_donatable_input_indices = nonDonatable
 	eopts.num_non_donatable_input_indices = C.size_t(nNonDonatable)
+	if opts.Context != nil {
+		eopts.context = opts.Context.ptr
+	}
 
 	var a C.PJRT_LoadedExecutable_Execute_Args
 	a.executable = loaded

@@ -31,6 +31,9 @@ type emitter struct {
 	// runtime table (collective.go); usesColl once one calls
 	// coll_exchange or coll_barrier; collID numbers those collectives.
 	usesV3, usesColl bool
+	// usesCancel is set once a kernel reads the cancellation flag of
+	// version 4 of the runtime table (a while loop's back-edge).
+	usesCancel bool
 	collID           int
 }
 
