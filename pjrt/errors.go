@@ -6,6 +6,7 @@ package pjrt
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -75,7 +76,17 @@ func (e *Error) Error() string {
 
 // Is reports whether target is the sentinel of e's code (a *Error with only
 // Code set).
+//
+// An error of code CodeDeadlineExceeded is also context.DeadlineExceeded,
+// and one of code CodeCancelled context.Canceled: an execution stopped by
+// its context.Context reads as the context's error.
 func (e *Error) Is(target error) bool {
+	switch target {
+	case context.DeadlineExceeded:
+		return e.Code == CodeDeadlineExceeded
+	case context.Canceled:
+		return e.Code == CodeCancelled
+	}
 	t, ok := target.(*Error)
 	return ok && t.Op == "" && t.Msg == "" && t.Code == e.Code
 }

@@ -6,6 +6,7 @@ package pjrt
 import "C"
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"sync"
@@ -154,6 +155,10 @@ type ExecuteOptions struct {
 	Donate []int
 	// LaunchID identifies the launch to collectives across processes.
 	LaunchID int
+	// Context is passed to the plugin as the execution's
+	// PJRT_ExecuteContext: on Stela's CPU plugin, cancelling it stops the
+	// execution (ExecuteContext.Cancel). Nil: none.
+	Context *ExecuteContext
 }
 
 // Execution is a launched execution: one output list and one completion
@@ -206,6 +211,28 @@ func (e *LoadedExecutable) ExecuteOn(dev *Device, args ...*Buffer) ([]*Buffer, e
 // list per device back.
 func (e *LoadedExecutable) ExecuteDevices(argLists [][]*Buffer) ([][]*Buffer, error) {
 	return e.run(argLists, nil)
+}
+
+// ExecuteContext runs like ExecuteDevices (one argument list per device;
+// a portable executable runs on opts.Device, else as Execute) under ctx:
+// when ctx is done before the execution ends, a plugin that can cancel
+// executions stops it and the call fails with CodeDeadlineExceeded or
+// CodeCancelled (errors.Is matches context.DeadlineExceeded and
+// context.Canceled); see ExecuteOneContext. opts may be nil; its Context
+// is replaced.
+func (e *LoadedExecutable) ExecuteContext(ctx context.Context, argLists [][]*Buffer, opts *ExecuteOptions) ([][]*Buffer, error) {
+	var o ExecuteOptions
+	if opts != nil {
+		o = *opts
+	}
+	var outs [][]*Buffer
+	err := e.client.plugin.withContext("LoadedExecutable.Execute", ctx, func(x *ExecuteContext) error {
+		o.Context = x
+		var err error
+		outs, err = e.run(argLists, &o)
+		return err
+	})
+	return outs, err
 }
 
 // portableDevice is where a portable executable runs: dev, else the
@@ -348,6 +375,9 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 	eopts.launch_id = C.int(opts.LaunchID)
 	eopts.non_donatable_input_indices = nonDonatable
 	eopts.num_non_donatable_input_indices = C.size_t(nNonDonatable)
+	if opts.Context != nil {
+		eopts.context = opts.Context.ptr
+	}
 
 	var a C.PJRT_LoadedExecutable_Execute_Args
 	a.executable = loaded

@@ -16,10 +16,10 @@ package pjrt
 // Every argument is listed as non-donatable except those whose byte in
 // donate_ (nargs bytes; 0 for none) is set: PJRT lets a plugin consume
 // (alias to an output) any argument not listed. nd_ is room for nargs
-// int64 indices, for the list.
+// int64 indices, for the list. ctx_ is the execute context, or 0.
 static inline PJRT_Error* stela_execute1(uintptr_t api_, uintptr_t exe_, uintptr_t device_,
     uintptr_t args_, size_t nargs, uintptr_t outs_, uintptr_t dead_, size_t ndead,
-    uintptr_t donate_, uintptr_t nd_) {
+    uintptr_t donate_, uintptr_t nd_, uintptr_t ctx_) {
   const PJRT_Api* api = (const PJRT_Api*)api_;
   stela_destroy_buffers(api, (PJRT_Buffer* const*)dead_, ndead);
   PJRT_LoadedExecutable* exe = (PJRT_LoadedExecutable*)exe_;
@@ -36,6 +36,7 @@ static inline PJRT_Error* stela_execute1(uintptr_t api_, uintptr_t exe_, uintptr
   opts.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
   opts.non_donatable_input_indices = nd;
   opts.num_non_donatable_input_indices = nnd;
+  opts.context = (PJRT_ExecuteContext*)ctx_;
   PJRT_Buffer* none = NULL;
   PJRT_Buffer** arg_list = nargs > 0 ? args : &none;
   PJRT_Buffer* const* const* arg_lists = (PJRT_Buffer* const* const*)&arg_list;
@@ -57,6 +58,7 @@ static inline PJRT_Error* stela_execute1(uintptr_t api_, uintptr_t exe_, uintptr
 import "C"
 
 import (
+	"context"
 	"slices"
 	"unsafe"
 )
@@ -97,7 +99,24 @@ func (e *LoadedExecutable) ExecuteOneInto(dev *Device, outs []*Buffer, args ...*
 // other arguments are passed as non-donatable, so the plugin leaves them
 // intact even where the program aliases them.
 func (e *LoadedExecutable) ExecuteOneDonating(dev *Device, outs []*Buffer, donate []bool, args ...*Buffer) error {
+	return e.ExecuteOneContext(nil, dev, outs, donate, args...)
+}
+
+// ExecuteOneContext is ExecuteOneDonating under ctx: when ctx is done
+// before the execution ends, a plugin that can cancel executions (Stela's
+// CPU plugin; ExecuteContext) stops it, and the call fails with an *Error
+// of code CodeDeadlineExceeded (ctx's deadline passed) or CodeCancelled,
+// which errors.Is matches with context.DeadlineExceeded and
+// context.Canceled. A ctx done before the call runs nothing. ctx nil, or
+// one that is never done, is ExecuteOneDonating.
+func (e *LoadedExecutable) ExecuteOneContext(ctx context.Context, dev *Device, outs []*Buffer, donate []bool, args ...*Buffer) error {
 	const op = "LoadedExecutable.Execute"
+	return e.client.plugin.withContext(op, ctx, func(x *ExecuteContext) error {
+		return e.executeOneDonating(op, x, dev, outs, donate, args)
+	})
+}
+
+func (e *LoadedExecutable) executeOneDonating(op string, x *ExecuteContext, dev *Device, outs []*Buffer, donate []bool, args []*Buffer) error {
 	c := e.client
 	if len(outs) != e.numOutputs {
 		return errorf(op, CodeInvalidArgument, "%d output buffers for %d outputs", len(outs), e.numOutputs)
@@ -106,7 +125,7 @@ func (e *LoadedExecutable) ExecuteOneDonating(dev *Device, outs []*Buffer, donat
 		return errorf(op, CodeInvalidArgument, "%d donate flags for %d arguments", len(donate), len(args))
 	}
 	if !e.portable {
-		var opts ExecuteOptions
+		opts := ExecuteOptions{Context: x}
 		for i, d := range donate {
 			if d {
 				opts.Donate = append(opts.Donate, i)
@@ -135,13 +154,13 @@ func (e *LoadedExecutable) ExecuteOneDonating(dev *Device, outs []*Buffer, donat
 	if _, err := e.h.use(op); err != nil {
 		return err
 	}
-	err = e.executeOne(op, dev, outs, args, donate)
+	err = e.executeOne(op, x, dev, outs, args, donate)
 	e.h.done()
 	return err
 }
 
 // executeOne is ExecuteOneInto's call, with the executable held.
-func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buffer, donate []bool) error {
+func (e *LoadedExecutable) executeOne(op string, x *ExecuteContext, dev *Device, outs, args []*Buffer, donate []bool) error {
 	c := e.client
 	// The argument and output tables live in C memory that the executable
 	// keeps for this (Go memory passed to C escapes to the heap: two
@@ -230,9 +249,13 @@ func (e *LoadedExecutable) executeOne(op string, dev *Device, outs, args []*Buff
 		}
 		flags = uintptr(fp)
 	}
+	var ctxp uintptr
+	if x != nil {
+		ctxp = uintptr(unsafe.Pointer(x.ptr))
+	}
 	perr := C.stela_execute1(C.uintptr_t(uintptr(unsafe.Pointer(c.plugin.api))), C.uintptr_t(uintptr(e.h.ptr)), C.uintptr_t(uintptr(unsafe.Pointer(dev.ptr))),
 		C.uintptr_t(argp), C.size_t(len(cargs)), C.uintptr_t(uintptr(unsafe.Pointer(&couts[0]))),
-		C.uintptr_t(uintptr(unsafe.Pointer(&dead[0]))), C.size_t(ndead), C.uintptr_t(flags), C.uintptr_t(uintptr(nd)))
+		C.uintptr_t(uintptr(unsafe.Pointer(&dead[0]))), C.size_t(ndead), C.uintptr_t(flags), C.uintptr_t(uintptr(nd)), C.uintptr_t(ctxp))
 	c.core.releaseN(ndead)
 	release()
 	if err := c.plugin.check("LoadedExecutable_Execute", perr); err != nil {

@@ -30,6 +30,10 @@ type Plugin struct {
 	attrs        []NamedValue
 	// destroyBuffer is destroyBufferPtr bound to this plugin, made once.
 	destroyBuffer func(unsafe.Pointer)
+	// cancelFn is the plugin's execute-context cancel extension, or nil
+	// (execctx.go), looked up once.
+	cancelOnce sync.Once
+	cancelFn   unsafe.Pointer
 }
 
 // plugins holds every library this process loaded, with the outcome.

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -64,6 +65,30 @@ type Executable interface {
 	// Hash is the stable program hash the executable was cached under
 	// (ProgramHash); "" for devices without a cache.
 	Hash() string
+}
+
+// ContextRunner is an Executable that runs under a context.Context: when
+// ctx is done before the execution ends, the device stops it (the Stela
+// CPU plugin does, at its next check: a while loop's back-edge, a kernel,
+// a chunk of a parallel loop), and the results hold an error for which
+// errors.Is(err, context.DeadlineExceeded) (or context.Canceled) holds.
+// Every executable of a PJRT device is one.
+type ContextRunner interface {
+	RunContext(ctx context.Context, args []Buffer, loc ir.Loc) ([]Buffer, error)
+}
+
+// RunContext runs e on args under ctx: e's RunContext when it is a
+// ContextRunner, else (after checking that ctx is not done already) Run.
+// As with Run, a failure of the execution, a cancellation included, is
+// recorded in the results and surfaces when they are read.
+func RunContext(ctx context.Context, e Executable, args []Buffer, loc ir.Loc) ([]Buffer, error) {
+	if r, ok := e.(ContextRunner); ok {
+		return r.RunContext(ctx, args, loc)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return e.Run(args, loc)
 }
 
 // AliasingCompiler is a Compiler that can compile input/output aliasing

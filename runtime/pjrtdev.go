@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,8 +9,10 @@ import (
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"weak"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt"
 )
@@ -186,6 +189,11 @@ func (e *boundExec) Run(args []Buffer, loc ir.Loc) ([]Buffer, error) {
 	return e.d.runTo(nil, e.c, args, loc)
 }
 
+// RunContext is Run under ctx (ContextRunner).
+func (e *boundExec) RunContext(ctx context.Context, args []Buffer, loc ir.Loc) ([]Buffer, error) {
+	return e.d.runCtx(ctx, nil, e.c, args, loc, nil)
+}
+
 // RunDonated runs with the arguments whose donate entry is set given to
 // the execution (Donator).
 func (e *boundExec) RunDonated(args []Buffer, donate []bool, by string, loc ir.Loc) ([]Buffer, error) {
@@ -217,7 +225,27 @@ func (d *pjrtDevice) runTo(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc)
 
 // run is runTo that donates the arguments don marks (don may be nil).
 func (d *pjrtDevice) run(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc, don *donation) ([]Buffer, error) {
+	return d.runCtx(nil, dst, c, args, loc, don)
+}
+
+// runCtx is run under ctx (nil: none), and under $STELA_EXEC_TIMEOUT when
+// that is set and ctx has no earlier deadline.
+func (d *pjrtDevice) runCtx(ctx context.Context, dst []Buffer, c *compiled, args []Buffer, loc ir.Loc, don *donation) ([]Buffer, error) {
 	what := c.what
+	limit, err := execTimeout()
+	if err != nil {
+		return nil, err
+	}
+	if limit > 0 {
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > limit {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, limit)
+			defer cancel()
+		}
+	}
 	if len(args) != len(c.params) {
 		return nil, fmt.Errorf("%s: %d arguments, want %d", what, len(args), len(c.params))
 	}
@@ -282,11 +310,14 @@ func (d *pjrtDevice) run(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc, d
 	if don != nil {
 		mask = don.mask
 	}
-	if err := c.le.ExecuteOneDonating(d.dev, owns, mask, pbs...); err != nil {
+	if err := c.le.ExecuteOneContext(ctx, d.dev, owns, mask, pbs...); err != nil {
 		if !loc.IsKnown() {
 			loc = ir.CallerLoc()
 		}
-		le := ir.Errorf(loc, what, "%v", err)
+		if limit > 0 && errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("%w (the time limit is %v: %s)", err, limit, env.ExecTimeoutVar)
+		}
+		le := ir.Errorf(loc, what, "%w", err)
 		for _, b := range res {
 			b.pb, b.err = nil, le
 			dst = append(dst, b)
@@ -299,6 +330,9 @@ func (d *pjrtDevice) run(dst []Buffer, c *compiled, args []Buffer, loc ir.Loc, d
 	}
 	return dst, nil
 }
+
+// execTimeout is $STELA_EXEC_TIMEOUT, read once.
+var execTimeout = sync.OnceValues(env.ExecTimeout)
 
 // consume marks the donated arguments as donated and destroys their
 // PJRT buffers (the plugin has deleted those it reused; the others go

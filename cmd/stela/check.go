@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/pjrt"
 	"github.com/stela-ml/stela/runtime/check"
 )
@@ -20,9 +23,14 @@ import (
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("check")
 	plugin := fs.String("plugin", "", "the PJRT plugin, by `NAME|PATH` (default: the Stela CPU plugin)")
+	timeout := timeoutFlag(fs)
 	paths, err := parseArgs(fs, args)
 	if err != nil {
 		return err // a usage error: exit 2, as for a rejected file
+	}
+	limit, err := timeout()
+	if err != nil {
+		return err
 	}
 	if len(paths) == 0 {
 		return usagef("want at least one file argument")
@@ -42,7 +50,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 				}
 				defer c.Destroy()
 			}
-			fileCode = checkFile(c, path, src, stdout, stderr)
+			fileCode = checkFile(c, limit, path, src, stdout, stderr)
 		}
 		if fileCode != 0 && len(paths) > 1 {
 			fmt.Fprintf(stdout, "%s: exit %d\n", path, fileCode)
@@ -56,8 +64,8 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 }
 
 // checkFile runs one file's checks on c and returns its exit status.
-func checkFile(c *pjrt.Client, path string, src []byte, stdout, stderr io.Writer) int {
-	rep, err := check.Run(src, check.PJRTRunner{Client: c})
+func checkFile(c *pjrt.Client, timeout time.Duration, path string, src []byte, stdout, stderr io.Writer) int {
+	rep, err := check.Run(src, check.PJRTRunner{Client: c, Timeout: timeout})
 	var rej *check.Rejected
 	switch {
 	case errors.As(err, &rej):
@@ -90,4 +98,23 @@ func worseCheckCode(a, b int) int {
 		return b
 	}
 	return a
+}
+
+// timeoutFlag defines --timeout, the time limit of each execution, whose
+// default is $STELA_EXEC_TIMEOUT (else none); the returned function gives
+// its value after parsing, or the error of a malformed environment value
+// when the flag was not given.
+func timeoutFlag(fs *flagSet) func() (time.Duration, error) {
+	d := fs.Duration("timeout", 0, "stop each execution after `DURATION` (30s, 5m) with a deadline-exceeded error (default $"+env.ExecTimeoutVar+", else no limit)")
+	return func() (time.Duration, error) {
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "timeout" })
+		if set {
+			if *d < 0 {
+				return 0, usagef("--timeout %v: want a positive duration, or 0 for no limit", *d)
+			}
+			return *d, nil
+		}
+		return env.ExecTimeout()
+	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/stela-ml/stela/frontend/examples"
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
 	"github.com/stela-ml/stela/passes"
@@ -39,7 +42,12 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	progressMode := fs.String("progress", "auto", "print each stage and its time to stderr: `auto|on|off` (auto: when stderr is a terminal)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "an argument as a `FILE.npy` (repeat, in parameter order)")
+	timeout := timeoutFlag(fs)
 	pos, err := parseArgs(fs, argv)
+	if err != nil {
+		return err
+	}
+	limit, err := timeout()
 	if err != nil {
 		return err
 	}
@@ -162,8 +170,17 @@ func runRun(argv []string, stdout, stderr io.Writer) error {
 	}
 	prog.begin("run")
 	t1 := time.Now()
-	outs, err := exe.ExecuteDevices(argLists)
+	ctx := context.Background()
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	outs, err := exe.ExecuteContext(ctx, argLists, nil)
 	if err != nil {
+		if limit > 0 && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("%w (the time limit is %v: --timeout, %s)", err, limit, env.ExecTimeoutVar)
+		}
 		return err
 	}
 	runTime := time.Since(t1)

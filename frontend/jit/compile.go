@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -120,7 +121,10 @@ func Compile[F any](fn F, opts ...Option) F {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &compiledFunc{fv: fv, ft: fv.Type(), cfg: cfg, entries: map[string]*entry{}}
+	c := &compiledFunc{fv: fv, ft: fv.Type(), cfg: cfg, entries: map[string]*entry{}, live: new(atomic.Int64)}
+	// When the compiled function is collected, its entries leave the
+	// statistics (the cleanup holds the counter, not c).
+	goruntime.AddCleanup(c, func(live *atomic.Int64) { jitStats.entries.Add(-live.Swap(0)) }, c.live)
 	if err := c.checkType(); err != nil {
 		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
 	}
@@ -139,6 +143,9 @@ type compiledFunc struct {
 	entries map[string]*entry
 	lru     []*entry // least recently used first
 	seq     int      // compiles so far, for dump file names
+	// live counts the entries this function adds to jitStats.entries,
+	// which a cleanup takes back when the function is collected.
+	live *atomic.Int64
 }
 
 // entry is one compiled signature.
@@ -533,11 +540,13 @@ func (c *compiledFunc) build(in []reflect.Value, a callArgs, key string) (*entry
 	c.entries[key] = e
 	c.lru = append(c.lru, e)
 	jitStats.entries.Add(1)
+	c.live.Add(1)
 	for len(c.lru) > c.cfg.maxSigs {
 		old := c.lru[0]
 		c.lru = c.lru[1:]
 		delete(c.entries, old.key)
 		jitStats.entries.Add(-1)
+		c.live.Add(-1)
 	}
 	return e, nil
 }

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stela-ml/stela/frontend/jit"
 	"github.com/stela-ml/stela/frontend/tensor"
@@ -324,5 +326,38 @@ func TestCompilePassErrorKeepsItsType(t *testing.T) {
 	var le *ir.Error
 	if !errors.As(err, &pe) || !errors.Is(err, boom) || !errors.As(err, &le) || !strings.HasPrefix(le.Op, "jit @passfail") {
 		t.Errorf("got %v (%T), want a located jit @passfail error wrapping the *passes.PassError", err, err)
+	}
+}
+
+// TestCacheStatsForgetCollectedFunctions: the entries of compiled
+// functions that were garbage-collected leave CacheStats().Entries (it
+// counted every entry ever made, 10,000 after 10,000 Compile calls of one
+// function).
+func TestCacheStatsForgetCollectedFunctions(t *testing.T) {
+	double := func(x *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, x) }
+	x := tensor.FromSlice([]float32{1, 2}, 2)
+	before := jit.CacheStats().Entries
+	const n = 200
+	func() {
+		for range n {
+			f := jit.Compile(double)
+			f(x)
+		}
+	}()
+	if grew := jit.CacheStats().Entries - before; grew <= 0 || grew > n {
+		t.Fatalf("after %d compiled functions ran, Entries grew by %d", n, grew)
+	}
+	// Cleanups run after a collection, on their own goroutine: collect
+	// until they have (a bound on the rounds, not on time).
+	var now int64
+	for range 100 {
+		goruntime.GC()
+		if now = jit.CacheStats().Entries; now-before < n/2 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if now-before >= n/2 {
+		t.Fatalf("after the %d compiled functions were collected, Entries is still %d above where it was", n, now-before)
 	}
 }

@@ -263,6 +263,8 @@ typedef struct PJRT_LoadedExecutable_Delete_Args PJRT_LoadedExecutable_Delete_Ar
 typedef struct PJRT_LoadedExecutable_IsDeleted_Args PJRT_LoadedExecutable_IsDeleted_Args;
 typedef struct PJRT_ExecuteOptions PJRT_ExecuteOptions;
 typedef struct PJRT_LoadedExecutable_Execute_Args PJRT_LoadedExecutable_Execute_Args;
+typedef struct PJRT_ExecuteContext_Create_Args PJRT_ExecuteContext_Create_Args;
+typedef struct PJRT_ExecuteContext_Destroy_Args PJRT_ExecuteContext_Destroy_Args;
 typedef struct PJRT_Buffer_MemoryLayout_Tiled PJRT_Buffer_MemoryLayout_Tiled;
 typedef struct PJRT_Buffer_MemoryLayout_Strides PJRT_Buffer_MemoryLayout_Strides;
 typedef struct PJRT_Buffer_MemoryLayout PJRT_Buffer_MemoryLayout;
@@ -915,6 +917,23 @@ struct PJRT_ExecuteOptions {
 };
 PJRT_STRUCT_END(PJRT_ExecuteOptions, incarnation_ids)
 
+/* Execute contexts: per-execution state a caller passes in
+   PJRT_ExecuteOptions.context. Stela's CPU plugin makes each one a
+   cancellation handle (docs/cpu-plugin.md, "Deadlines and cancellation"). */
+struct PJRT_ExecuteContext_Create_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_ExecuteContext* context;
+};
+PJRT_STRUCT_END(PJRT_ExecuteContext_Create_Args, context)
+
+struct PJRT_ExecuteContext_Destroy_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_ExecuteContext* context;
+};
+PJRT_STRUCT_END(PJRT_ExecuteContext_Destroy_Args, context)
+
 /* argument_lists[d][a] and output_lists[d][o] for each of num_devices
    devices; output arrays and device_complete_events (may be NULL) are the
    caller's, the buffers and events written into them are new. A non-NULL
@@ -1307,8 +1326,6 @@ typedef struct PJRT_CopyToDeviceStream_AddChunk_Args PJRT_CopyToDeviceStream_Add
 typedef struct PJRT_CopyToDeviceStream_TotalBytes_Args PJRT_CopyToDeviceStream_TotalBytes_Args;
 typedef struct PJRT_CopyToDeviceStream_GranuleSize_Args PJRT_CopyToDeviceStream_GranuleSize_Args;
 typedef struct PJRT_CopyToDeviceStream_CurrentBytes_Args PJRT_CopyToDeviceStream_CurrentBytes_Args;
-typedef struct PJRT_ExecuteContext_Create_Args PJRT_ExecuteContext_Create_Args;
-typedef struct PJRT_ExecuteContext_Destroy_Args PJRT_ExecuteContext_Destroy_Args;
 typedef struct PJRT_Buffer_CopyRawToHost_Args PJRT_Buffer_CopyRawToHost_Args;
 typedef struct PJRT_AsyncHostToDeviceTransferManager_Destroy_Args PJRT_AsyncHostToDeviceTransferManager_Destroy_Args;
 typedef struct PJRT_AsyncHostToDeviceTransferManager_TransferData_Args PJRT_AsyncHostToDeviceTransferManager_TransferData_Args;

@@ -17,7 +17,7 @@ import (
 
 // realWorkerClient is a client that compiles with the real worker (this
 // test binary, as in TestRealWorker) into a fresh cache.
-func realWorkerClient(t *testing.T, devices int) *pjrt.Client {
+func realWorkerClient(t *testing.T, devices int, opts ...pjrt.NamedValue) *pjrt.Client {
 	t.Helper()
 	for _, tool := range []string{"opt", "llc"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -28,10 +28,10 @@ func realWorkerClient(t *testing.T, devices int) *pjrt.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := loadPlugin(t).NewClient(
-		pjrt.NamedValue{Name: "cpu_device_count", Value: int64(devices)},
-		pjrt.NamedValue{Name: "stela_worker", Value: exe},
-		pjrt.NamedValue{Name: "stela_cache_dir", Value: t.TempDir()})
+	c, err := loadPlugin(t).NewClient(append([]pjrt.NamedValue{
+		{Name: "cpu_device_count", Value: int64(devices)},
+		{Name: "stela_worker", Value: exe},
+		{Name: "stela_cache_dir", Value: t.TempDir()}}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

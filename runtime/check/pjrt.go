@@ -1,10 +1,13 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt"
 )
@@ -13,6 +16,10 @@ import (
 // PJRT client: the Stela CPU plugin, XLA's CUDA plugin, libtpu.
 type PJRTRunner struct {
 	Client *pjrt.Client
+	// Timeout bounds each execution (0: none); one that runs longer fails
+	// with DEADLINE_EXCEEDED on plugins that can stop executions (the
+	// Stela CPU plugin).
+	Timeout time.Duration
 }
 
 // Run compiles and runs mlir and copies its results to the host. A compile
@@ -28,10 +35,20 @@ func (r PJRTRunner) Run(mlir []byte) ([]*ir.Literal, error) {
 		return nil, &Rejected{Reason: compileReason(err)}
 	}
 	defer exe.Destroy()
-	outs, err := exe.ExecuteOn(devs[0])
+	ctx := context.Background()
+	if r.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
+		defer cancel()
+	}
+	lists, err := exe.ExecuteContext(ctx, [][]*pjrt.Buffer{nil}, &pjrt.ExecuteOptions{Device: devs[0]})
 	if err != nil {
+		if r.Timeout > 0 && errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("execute: %w (the time limit is %v: --timeout, %s)", err, r.Timeout, env.ExecTimeoutVar)
+		}
 		return nil, fmt.Errorf("execute: %w", err)
 	}
+	outs := lists[0]
 	lits := make([]*ir.Literal, len(outs))
 	for i, b := range outs {
 		l, err := b.ToLiteral()

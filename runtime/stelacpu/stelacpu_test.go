@@ -1,12 +1,18 @@
 package stelacpu_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/stela-ml/stela/ir"
+	"github.com/stela-ml/stela/lowering"
 	"github.com/stela-ml/stela/runtime"
 	"github.com/stela-ml/stela/runtime/stelacpu"
+	"github.com/stela-ml/stela/stablehlo"
 )
 
 // BenchmarkClientCreate makes and destroys a client of the plugin with
@@ -74,4 +80,69 @@ func TestRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	exe.Destroy()
+}
+
+// TestRunContextStopsWhileLoop: runtime.RunContext stops a while loop
+// whose condition is always true when its context's deadline passes; the
+// error surfaces at the read, as context.DeadlineExceeded, and the device
+// goes on working.
+func TestRunContextStopsWhileLoop(t *testing.T) {
+	f, err := ir.ParseFunc(`func @forever(%x: f32[]) -> f32[] {
+  %t = constant {value = dense<true> : i1[]} : i1[]
+  %go, %acc = while %t, %x @cond(%go: i1[], %acc: f32[]) {
+    return %go
+  } @body(%go: i1[], %acc: f32[]) {
+    %next = add %acc, %acc : f32[]
+    return %go, %next
+  } : i1[], f32[]
+  return %acc
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.SetLowering(func(f *ir.Func, o runtime.LowerOptions) (*stablehlo.Module, error) {
+		return lowering.Lower(f, lowering.Options{NumReplicas: o.NumReplicas, NumPartitions: o.NumPartitions, Aliases: o.Aliases, Annotate: o.Annotate})
+	})
+	d, err := runtime.Lookup("cpu:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := d.(runtime.Compiler).Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := d.Put(ir.LiteralFromFloat64s(ir.TensorOf(ir.F32), []float64{1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	outs, err := runtime.RunContext(ctx, exe, []runtime.Buffer{x}, ir.Loc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = outs[0].Literal()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("read after the deadline: %v, want DEADLINE_EXCEEDED", err)
+	}
+	// The device still runs programs.
+	g, err := ir.ParseFunc(`func @twice(%x: f32[]) -> f32[] {
+  %y = add %x, %x : f32[]
+  return %y
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe2, err := d.(runtime.Compiler).Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err = runtime.RunContext(context.Background(), exe2, []runtime.Buffer{x}, ir.Loc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := outs[0].Literal()
+	if err != nil || l.Float64s()[0] != 2 {
+		t.Fatalf("1+1 = %v, %v", l, err)
+	}
 }

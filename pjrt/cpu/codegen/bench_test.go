@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/stela-ml/stela/pjrt/cpu/codegen"
 )
 
 // Benchmarks of single kernels on buffers that stay allocated (so the
@@ -124,6 +126,59 @@ func BenchmarkRsqrt(b *testing.B) {
 				}
 				b.ReportMetric(0, "ns/op")
 				b.ReportMetric(float64(d.Nanoseconds())/n, "ns/elem")
+			})
+		}
+	}
+}
+
+// BenchmarkCancelChecks measures what the cancellation checks cost
+// (docs/limits.md): a tight while loop (10^6 iterations of a scalar add;
+// a check at each back-edge) and W2-like elementwise work (a GELU-style
+// chain over 2^20 f32 in several kernels; a check between kernels), each
+// compiled with and without the checks, in the same run:
+//
+//	go test ./pjrt/cpu/codegen -run '^$' -bench CancelChecks -count 6
+func BenchmarkCancelChecks(b *testing.B) {
+	const n = 1 << 20
+	progs := map[string]struct {
+		src  string
+		args []int
+		res  []int
+	}{
+		"while": {`func.func public @main(%x: tensor<f32>) -> tensor<f32> {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %n = stablehlo.constant dense<1000000> : tensor<i64>
+  %0:2 = stablehlo.while(%i = %zero, %a = %x) : tensor<i64>, tensor<f32>
+   cond {
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %i1 = stablehlo.add %i, %one : tensor<i64>
+    %a1 = stablehlo.add %a, %x : tensor<f32>
+    stablehlo.return %i1, %a1 : tensor<i64>, tensor<f32>
+  }
+  return %0#1 : tensor<f32>
+}`, []int{4}, []int{4}},
+		"elementwise": {fmt.Sprintf(`func.func public @main(%%a: tensor<%[1]dxf32>, %%w: tensor<%[1]dxf32>) -> (tensor<%[1]dxf32>, tensor<f32>) {
+  %%0 = stablehlo.multiply %%a, %%w : tensor<%[1]dxf32>
+  %%1 = stablehlo.tanh %%0 : tensor<%[1]dxf32>
+  %%2 = stablehlo.multiply %%1, %%a : tensor<%[1]dxf32>
+  %%3 = stablehlo.add %%2, %%0 : tensor<%[1]dxf32>
+  %%z = stablehlo.constant dense<0.0> : tensor<f32>
+  %%4 = stablehlo.reduce(%%3 init: %%z) applies stablehlo.add across dimensions = [0] : (tensor<%[1]dxf32>, tensor<f32>) -> tensor<f32>
+  %%5 = stablehlo.transpose %%3, dims = [0] : (tensor<%[1]dxf32>) -> tensor<%[1]dxf32>
+  %%6 = stablehlo.exponential %%5 : tensor<%[1]dxf32>
+  return %%6, %%4 : tensor<%[1]dxf32>, tensor<f32>
+}`, n), []int{4 * n, 4 * n}, []int{4 * n, 4}},
+	}
+	for _, name := range []string{"while", "elementwise"} {
+		p := progs[name]
+		for _, on := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/checks=%v", name, on), func(b *testing.B) {
+				old := codegen.SetCancelChecks(on)
+				defer codegen.SetCancelChecks(old)
+				benchProgram(b, p.src, p.args, p.res, 0)
 			})
 		}
 	}

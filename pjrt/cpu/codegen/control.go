@@ -363,6 +363,11 @@ func (e *emitter) controlKernel(n *node) (*ir.Func, error) {
 	}
 	// A region kernel that may fail (a collective) makes this kernel one
 	// that may fail: it stops at the first failure and returns it.
+	// A while loop looks at the execution's cancellation flag at its
+	// back-edge, which is in the runtime table.
+	if n.kind == kWhile && cancelChecks {
+		needRT = true
+	}
 	var b *fb
 	var rt, errP value.Value
 	var outs, ins []value.Value
@@ -411,7 +416,7 @@ func (e *emitter) controlKernel(n *node) (*ir.Func, error) {
 		}
 	}
 	if n.kind == kWhile {
-		b.whileKernel(n, outs, ins, run)
+		b.whileKernel(n, rt, outs, ins, run)
 	} else {
 		b.caseKernel(n, outs, ins, run)
 	}
@@ -423,7 +428,13 @@ func (e *emitter) controlKernel(n *node) (*ir.Func, error) {
 	return b.f, nil
 }
 
-func (b *fb) whileKernel(n *node, outs, ins []value.Value, run func(*subProg, *regionPtrs)) {
+// whileKernel emits the loop of a while node. At the back-edge it looks
+// at the execution's cancellation flag (rt->cancel) and leaves the loop
+// when it is set: the entry then returns STELA_RT_CANCELLED at its next
+// check, and the plugin reports the cancellation (the loop's results are
+// then meaningless, but every access stays in bounds: indices are
+// clamped wherever a loop-carried value is used as one).
+func (b *fb) whileKernel(n *node, rt value.Value, outs, ins []value.Value, run func(*subProg, *regionPtrs)) {
 	pl := n.plan.(*ctlPlan)
 	ns := pl.nops
 	scratch := b.bytes(outs[ns])
@@ -436,10 +447,15 @@ func (b *fb) whileKernel(n *node, outs, ins []value.Value, run func(*subProg, *r
 	for i := range ns {
 		next[i] = b.cur.NewBitCast(b.byteOffset(scratch, pl.next[i]), types.NewPointer(n.out[i].t.elem.mem()))
 	}
-	b.whileLoop(func() value.Value {
+	stop := func() value.Value { return constant.False }
+	if cancelChecks {
+		flag := b.cancelFlag(rt)
+		stop = func() value.Value { return b.isCancelled(flag) }
+	}
+	b.whileLoopStop(func() value.Value {
 		run(pl.regions[0], &regionPtrs{params: outs[:ns], caps: caps, results: []value.Value{pred}, scratch: scratch})
 		return b.load(kBool, pred, i64(0))
-	}, func() {
+	}, stop, func() {
 		body := pl.regions[1]
 		run(body, &regionPtrs{params: outs[:ns], caps: caps, results: next, scratch: scratch})
 		for i := range ns {
@@ -506,6 +522,21 @@ func (b *fb) whileLoop(cond func() value.Value, body func()) {
 	b.cur = bodyB
 	body()
 	b.cur.NewBr(head)
+	b.cur = exit
+}
+
+// whileLoopStop emits `for cond() { body(); if stop() { break } }`.
+func (b *fb) whileLoopStop(cond, stop func() value.Value, body func()) {
+	head := b.f.NewBlock("")
+	b.cur.NewBr(head)
+	b.cur = head
+	c := cond()
+	bodyB := b.f.NewBlock("")
+	exit := b.f.NewBlock("")
+	b.cur.NewCondBr(c, bodyB, exit)
+	b.cur = bodyB
+	body()
+	b.cur.NewCondBr(stop(), exit, head)
 	b.cur = exit
 }
 

@@ -31,7 +31,10 @@ type emitter struct {
 	// runtime table (collective.go); usesColl once one calls
 	// coll_exchange or coll_barrier; collID numbers those collectives.
 	usesV3, usesColl bool
-	collID           int
+	// usesCancel is set once a kernel reads the cancellation flag of
+	// version 4 of the runtime table (a while loop's back-edge).
+	usesCancel bool
+	collID     int
 }
 
 // LLVM emits the program as an LLVM 14 IR module (text).

@@ -63,12 +63,16 @@ func (e *emitter) entry() error {
 	kernels := make([]*ir.Func, len(p.nodes))
 	needRT := false
 	uses := int64(0)
+	nk := 0
 	for i, n := range p.nodes {
 		k, err := e.kernel(n)
 		if err != nil {
 			return err
 		}
 		kernels[i] = k
+		if k != nil {
+			nk++
+		}
 		needRT = needRT || (k != nil && e.takesRT(k))
 		if n.kind == kDot && n.gemm != nil {
 			uses |= rtUsesGEMM
@@ -90,11 +94,20 @@ func (e *emitter) entry() error {
 	argsP, resP, errP, rtP := b.f.Params[0], b.f.Params[1], b.f.Params[2], b.f.Params[3]
 	status := b.cur.NewAlloca(types.I32)
 	b.cur.NewStore(i32(0), status)
+	// With several kernels the entry looks at the cancellation flag
+	// before each but the first (version 4).
+	betweenChecks := cancelChecks && nk >= 2
+	needRT = needRT || betweenChecks
+	var flag value.Value
 	if needRT {
-		// Version 3 when a kernel reads its fields (collectives, replica_id).
+		// Version 3 when a kernel reads its fields (collectives,
+		// replica_id), 4 when the program reads the cancellation flag.
 		want := int64(2)
 		if e.usesV3 {
 			want = 3
+		}
+		if e.usesCancel || betweenChecks {
+			want = 4
 		}
 		bad := b.f.NewBlock("bad_rt")
 		checkVersion := b.f.NewBlock("check_rt")
@@ -119,6 +132,9 @@ func (e *emitter) entry() error {
 				b.rtField(rtP, rtNumDevices))
 			wrong.NewRet(i32(1))
 			b.cur = right
+		}
+		if betweenChecks {
+			flag = b.cancelFlag(rtP)
 		}
 	}
 
@@ -187,12 +203,27 @@ func (e *emitter) entry() error {
 
 	// A kernel that fails (a collective aborted) ends the call: the arena
 	// goes back, the entry returns 1 (the kernel wrote the message).
-	var failed *ir.Block
+	var failed, cancelled *ir.Block
+	first := true
 	for i, n := range p.nodes {
 		k := kernels[i]
 		if k == nil {
 			continue
 		}
+		if !first && flag != nil {
+			if cancelled == nil {
+				cancelled = b.f.NewBlock("cancelled")
+				cancelled.NewCall(e.snprintf(), errP, i64(errSize), e.cstring("stela_entry: cancelled"))
+				if give != nil {
+					cancelled.NewCall(give, arena)
+				}
+				cancelled.NewRet(i32(rtCancelled))
+			}
+			next := b.f.NewBlock("")
+			b.cur.NewCondBr(b.isCancelled(flag), cancelled, next)
+			b.cur = next
+		}
+		first = false
 		var callArgs []value.Value
 		if e.takesRT(k) {
 			callArgs = append(callArgs, rtP)
@@ -333,7 +364,18 @@ const (
 	rtRendezvous    = 11 // i8*
 	rtCollExchange  = 12 // i32 (i8* rv, i64 self, i64 op_id, i8* op, i64* members, i64 n, i8** mine, i64 k, i8** peers, i8* err)*
 	rtCollBarrier   = 13 // i32 (i8* rv, i64 self, i64 op_id, i8* op, i64* members, i64 n, i8* err)*
+	// Version 4: the execution's cancellation flag (never NULL).
+	rtCancel = 14 // i32*
 )
+
+// cancelChecks says whether programs look at the cancellation flag (at
+// while back-edges, between kernels); false only in benchmarks that
+// measure what the checks cost (export_test.go).
+var cancelChecks = true
+
+// rtCancelled is what stela_entry returns when the cancellation flag was
+// set (STELA_RT_CANCELLED).
+const rtCancelled = 3
 
 // rtType returns %stela_rt, the type of the runtime table, defining it on
 // first use.
@@ -354,7 +396,25 @@ func (e *emitter) rtType() types.Type {
 		gemm(types.Float), gemm(types.Double),
 		types.I64, types.I64, types.I64, types.I64, types.I64, types.I64, types.I8Ptr,
 		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, i8pp, types.I64, i8pp, types.I8Ptr)),
-		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, types.I8Ptr))))
+		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, types.I8Ptr)),
+		types.NewPointer(types.I32)))
+}
+
+// cancelFlag loads the address of the execution's cancellation flag from
+// the runtime table (version 4).
+func (b *fb) cancelFlag(rt value.Value) value.Value {
+	b.e.usesCancel = true
+	return b.rtField(rt, rtCancel)
+}
+
+// isCancelled loads the cancellation flag (a relaxed atomic load: another
+// thread sets it) and returns whether it is set, as an i1.
+func (b *fb) isCancelled(flag value.Value) value.Value {
+	ld := b.cur.NewLoad(types.I32, flag)
+	ld.Atomic = true
+	ld.Ordering = enum.AtomicOrderingMonotonic
+	ld.Align = 4
+	return b.cur.NewICmp(enum.IPredNE, ld, i32(0))
 }
 
 // parallelBodyType is the type of a parallel_for body: void (i8* ctx, i64

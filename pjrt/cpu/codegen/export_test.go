@@ -56,3 +56,12 @@ func PlanLLVM(m *stablehlo.Module) ([]byte, error) {
 func LLVMHasParallel(ll []byte) bool {
 	return strings.Contains(string(ll), "define internal void @p")
 }
+
+// SetCancelChecks turns the cancellation checks of generated code (while
+// back-edges, between kernels) on or off, for benchmarks that measure
+// their cost; it returns the previous setting.
+func SetCancelChecks(on bool) bool {
+	old := cancelChecks
+	cancelChecks = on
+	return old
+}

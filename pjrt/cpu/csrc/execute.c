@@ -237,6 +237,23 @@ PJRT_Error* stela_LoadedExecutable_IsDeleted(PJRT_LoadedExecutable_IsDeleted_Arg
   return NULL;
 }
 
+/* ---- Execute contexts ---- */
+
+PJRT_Error* stela_ExecuteContext_Create(PJRT_ExecuteContext_Create_Args* args) {
+  STELA_CHECK_ARGS(PJRT_ExecuteContext_Create_Args, args, context);
+  PJRT_ExecuteContext* ctx = calloc(1, sizeof(*ctx));
+  if (ctx == NULL) return stela_oom();
+  atomic_init(&ctx->cancel, 0);
+  args->context = ctx;
+  return NULL;
+}
+
+PJRT_Error* stela_ExecuteContext_Destroy(PJRT_ExecuteContext_Destroy_Args* args) {
+  STELA_CHECK_ARGS(PJRT_ExecuteContext_Destroy_Args, args, context);
+  free(args->context);
+  return NULL;
+}
+
 /* ---- Execute ---- */
 
 /* One device's run: the argument storages it holds, the pointers the
@@ -250,6 +267,7 @@ typedef struct run {
   PJRT_Buffer** donors; /* [nargs] the buffer whose storage in[i] was taken (donated), or NULL */
   stela_storage** out; /* [nres] */
   void** out_ptrs;     /* [nres] */
+  _Atomic int32_t* cancel; /* the execution's cancellation flag */
   int rc;
   char err[256]; /* last: not zeroed up front (run_entry empties it) */
 } run;
@@ -259,7 +277,9 @@ typedef struct run {
 static void run_entry(run* r) {
   r->err[0] = '\0'; /* the program writes a terminated message, if any */
   PJRT_Client* c = r->device->client;
-  r->rc = stela_rt_run(c->pool, &c->rt, r->prog->entry, r->in_ptrs, r->out_ptrs, r->err);
+  stela_rt rt = c->rt; /* with this execution's cancellation flag */
+  rt.cancel = r->cancel;
+  r->rc = stela_rt_run(c->pool, &rt, r->prog->entry, r->in_ptrs, r->out_ptrs, r->err);
   r->err[sizeof(r->err) - 1] = '\0';
 }
 
@@ -408,6 +428,16 @@ static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buff
   return NULL;
 }
 
+/* The error of an execution cancelled through its execute context: code
+   DEADLINE_EXCEEDED or CANCELLED, as stela_cpu_execute_context_cancel
+   set it. */
+static PJRT_Error* cancel_error(stela_program* p, PJRT_Device* dev, int32_t code) {
+  if (code == PJRT_Error_Code_DEADLINE_EXCEEDED)
+    return stela_error(PJRT_Error_Code_DEADLINE_EXCEEDED, "stela cpu execute: %s on device %d: deadline exceeded", p->name,
+                       dev->id);
+  return stela_error(PJRT_Error_Code_CANCELLED, "stela cpu execute: %s on device %d: cancelled", p->name, dev->id);
+}
+
 PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* args) {
   STELA_CHECK_ARGS(PJRT_LoadedExecutable_Execute_Args, args, device_complete_events);
   PJRT_LoadedExecutable* e = args->executable;
@@ -467,6 +497,14 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
       return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": output_lists[%zu] is NULL", d);
   }
 
+  /* The cancellation flag the program watches: the execute context's, or
+     one of its own that nobody sets. Cancelled already: nothing runs. */
+  _Atomic int32_t own_flag;
+  atomic_init(&own_flag, 0);
+  _Atomic int32_t* flag = &own_flag;
+  if (o != NULL && STELA_HAS(PJRT_ExecuteOptions, o, context) && o->context != NULL) flag = &o->context->cancel;
+  if (atomic_load(flag) != 0) return cancel_error(p, devs[0], atomic_load(flag));
+
   /* One block for every device's run state. */
   size_t na = p->nargs, nr = p->nres;
   /* The common case (one device, a few operands: every eager op) keeps
@@ -500,6 +538,7 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
     runs[d].donors = (PJRT_Buffer**)(b + 3 * na);
     runs[d].out = (stela_storage**)(b + 4 * na);
     runs[d].out_ptrs = b + 4 * na + nr;
+    runs[d].cancel = flag;
   }
   PJRT_Error* err = NULL;
   for (size_t d = 0; d < ndev && err == NULL; d++)
@@ -529,7 +568,9 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
       }
       PJRT_Client* c = e->client;
       bool coll = (p->rt_uses & STELA_RT_USES_COLLECTIVES) != 0;
-      if (stela_rt_run_devices(c->pool, &c->rt, p->entry, (int64_t)e->num_replicas, (int64_t)e->num_partitions, coll,
+      stela_rt base = c->rt; /* with this execution's cancellation flag */
+      base.cancel = flag;
+      if (stela_rt_run_devices(c->pool, &base, p->entry, (int64_t)e->num_replicas, (int64_t)e->num_partitions, coll,
                                0, a, r, errs, rcs, &cause) != 0) {
         err = stela_oom();
       } else {
@@ -545,6 +586,9 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
     free(block2);
     free(rcs);
   }
+  /* Cancelled while it ran: whatever the program returned, its results
+     are not to be trusted (skipped chunks, loops left early). */
+  if (err == NULL && atomic_load(flag) != 0) err = cancel_error(p, devs[0], atomic_load(flag));
   if (err == NULL) {
     /* stela_entry returns 1 for a run-time error and 2 for a failed
        expectation (check.* ops): INTERNAL and ABORTED. */

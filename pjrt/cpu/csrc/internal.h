@@ -289,6 +289,15 @@ struct PJRT_Executable {
   size_t num_replicas, num_partitions;
 };
 
+/* An execute context (PJRT_ExecuteContext_Create): a cancellation flag
+   that executions given it in PJRT_ExecuteOptions.context watch, and
+   that stela_cpu_execute_context_cancel sets, from any thread
+   (docs/cpu-plugin.md, "Deadlines and cancellation"). 0 while not
+   cancelled, else the PJRT error code the executions return. */
+struct PJRT_ExecuteContext {
+  _Atomic int32_t cancel;
+};
+
 struct PJRT_LoadedExecutable {
   PJRT_Client* client;
   stela_program* prog;
@@ -449,5 +458,7 @@ PJRT_Error* stela_LoadedExecutable_AddressableDevices(PJRT_LoadedExecutable_Addr
 PJRT_Error* stela_LoadedExecutable_Delete(PJRT_LoadedExecutable_Delete_Args* args);
 PJRT_Error* stela_LoadedExecutable_IsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args);
 PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* args);
+PJRT_Error* stela_ExecuteContext_Create(PJRT_ExecuteContext_Create_Args* args);
+PJRT_Error* stela_ExecuteContext_Destroy(PJRT_ExecuteContext_Destroy_Args* args);
 
 #endif /* STELA_CPU_INTERNAL_H_ */

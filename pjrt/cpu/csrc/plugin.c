@@ -79,8 +79,6 @@ STUB(PJRT_TopologyDescription_Serialize)
 STUB(PJRT_TopologyDescription_Attributes)
 STUB(PJRT_Compile)
 STUB(PJRT_Client_TopologyDescription)
-STUB(PJRT_ExecuteContext_Create)
-STUB(PJRT_ExecuteContext_Destroy)
 STUB(PJRT_Buffer_CopyRawToHost)
 STUB(PJRT_AsyncHostToDeviceTransferManager_Destroy)
 STUB(PJRT_AsyncHostToDeviceTransferManager_TransferData)
@@ -210,8 +208,8 @@ static const PJRT_Api api = {
     .PJRT_Client_TopologyDescription = stub_PJRT_Client_TopologyDescription,
     .PJRT_Executable_GetCompiledMemoryStats = stela_Executable_GetCompiledMemoryStats,
     .PJRT_Memory_Kind_Id = stela_Memory_Kind_Id,
-    .PJRT_ExecuteContext_Create = stub_PJRT_ExecuteContext_Create,
-    .PJRT_ExecuteContext_Destroy = stub_PJRT_ExecuteContext_Destroy,
+    .PJRT_ExecuteContext_Create = stela_ExecuteContext_Create,
+    .PJRT_ExecuteContext_Destroy = stela_ExecuteContext_Destroy,
     .PJRT_Buffer_CopyRawToHost = stub_PJRT_Buffer_CopyRawToHost,
     .PJRT_AsyncHostToDeviceTransferManager_Destroy = stub_PJRT_AsyncHostToDeviceTransferManager_Destroy,
     .PJRT_AsyncHostToDeviceTransferManager_TransferData = stub_PJRT_AsyncHostToDeviceTransferManager_TransferData,
@@ -246,4 +244,20 @@ __attribute__((visibility("default"))) int64_t stela_cpu_live_buffers(void) {
    such as buffer donation's. Not part of PJRT; found with dlsym. */
 __attribute__((visibility("default"))) int64_t stela_cpu_live_bytes(void) {
   return (int64_t)stela_live_bytes();
+}
+
+/* Cancels the executions that run, or will run, with execute context ctx
+   (PJRT_ExecuteOptions.context): they stop at their next check (a while
+   loop's back-edge, the start of a kernel, a chunk of a parallel loop)
+   and return an error of the given code, PJRT_Error_Code_DEADLINE_EXCEEDED
+   or PJRT_Error_Code_CANCELLED (any other nonzero code is taken as
+   CANCELLED). Safe from any thread, at any time while ctx lives; the
+   first call's code sticks. Returns 0, or -1 when ctx is NULL. Not part
+   of PJRT; found with dlsym (docs/cpu-plugin.md). */
+__attribute__((visibility("default"))) int32_t stela_cpu_execute_context_cancel(PJRT_ExecuteContext* ctx, int32_t code) {
+  if (ctx == NULL) return -1;
+  if (code != PJRT_Error_Code_DEADLINE_EXCEEDED) code = PJRT_Error_Code_CANCELLED;
+  int32_t zero = 0;
+  atomic_compare_exchange_strong(&ctx->cancel, &zero, code);
+  return 0;
 }

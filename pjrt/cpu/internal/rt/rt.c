@@ -94,6 +94,7 @@ struct stela_pool {
   void (*fn)(void*, int64_t, int64_t);
   int64_t n, chunk, nchunks;
   atomic_int_fast64_t next; /* the next chunk to take */
+  _Atomic int32_t* cancel;  /* the execution's flag (stela_rt.h), or NULL */
 };
 
 typedef struct worker_arg {
@@ -103,6 +104,11 @@ typedef struct worker_arg {
 
 static __thread stela_pool* tls_pool; /* the pool of the execution on this thread */
 static __thread int tls_nested;       /* inside a chunk: parallel_for runs serially */
+static __thread _Atomic int32_t* tls_cancel; /* the flag of the execution on this thread, or NULL */
+
+static inline bool cancelled(_Atomic int32_t* flag) {
+  return flag != NULL && atomic_load_explicit(flag, memory_order_relaxed) != 0;
+}
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -150,9 +156,11 @@ static void run_chunk(stela_pool* p, int64_t i) {
   p->fn(p->ctx, begin, end);
 }
 
-/* Runs chunks until the job has none left. */
+/* Runs chunks until the job has none left, or its execution is
+   cancelled (the chunks left are skipped). */
 static void run_chunks(stela_pool* p) {
   for (;;) {
+    if (cancelled(p->cancel)) return;
     int64_t i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
     if (i >= p->nchunks) return;
     run_chunk(p, i);
@@ -252,10 +260,19 @@ void stela_pool_free(stela_pool* p) {
   free(p);
 }
 
-static void serial(void* ctx, void (*fn)(void*, int64_t, int64_t), int64_t n) {
+/* The longest chunk: STELA_RT_MAX_CHUNK_GRAINS grains. */
+static int64_t max_chunk(int64_t grain) {
+  return grain > INT64_MAX / STELA_RT_MAX_CHUNK_GRAINS ? INT64_MAX : grain * STELA_RT_MAX_CHUNK_GRAINS;
+}
+
+/* Runs [0, n) on the calling thread, in pieces of at most max_chunk(grain)
+   with a look at the cancellation flag between them. */
+static void serial(void* ctx, void (*fn)(void*, int64_t, int64_t), int64_t n, int64_t grain) {
   int nested = tls_nested;
   tls_nested = 1;
-  fn(ctx, 0, n);
+  int64_t step = max_chunk(grain);
+  _Atomic int32_t* flag = tls_cancel;
+  for (int64_t b = 0; b < n && !cancelled(flag); b += step) fn(ctx, b, n - b > step ? b + step : n);
   tls_nested = nested;
 }
 
@@ -264,11 +281,11 @@ static void parallel_for(void* ctx, void (*fn)(void* ctx, int64_t begin, int64_t
   if (grain < 1) grain = 1;
   stela_pool* p = tls_pool;
   if (p == NULL || tls_nested || p->threads <= 1 || n <= grain) {
-    serial(ctx, fn, n);
+    serial(ctx, fn, n, grain);
     return;
   }
   if (pthread_mutex_trylock(&p->use) != 0) {
-    serial(ctx, fn, n); /* another execution has the pool */
+    serial(ctx, fn, n, grain); /* another execution has the pool */
     return;
   }
   if (!p->started && !p->stopped) pool_start(p);
@@ -276,16 +293,18 @@ static void parallel_for(void* ctx, void (*fn)(void* ctx, int64_t begin, int64_t
   int64_t want = (int64_t)nt * CHUNKS_PER_THREAD;
   int64_t chunk = (n + want - 1) / want;
   if (chunk < grain) chunk = grain;
+  if (chunk > max_chunk(grain)) chunk = max_chunk(grain);
   if (p->stopped || p->nworkers == 0 || chunk >= n) {
     pthread_mutex_unlock(&p->use);
-    serial(ctx, fn, n);
+    serial(ctx, fn, n, grain);
     return;
   }
   p->ctx = ctx;
   p->fn = fn;
   p->n = n;
   p->chunk = chunk;
-  p->nchunks = (n + chunk - 1) / chunk;
+  p->nchunks = n / chunk + (n % chunk != 0);
+  p->cancel = tls_cancel;
   atomic_store_explicit(&p->next, 0, memory_order_relaxed);
   atomic_store_explicit(&p->pending, p->nworkers, memory_order_relaxed);
   pthread_mutex_lock(&p->mu);
@@ -314,11 +333,14 @@ int stela_rt_run(stela_pool* pool, const stela_rt* rt, stela_entry_fn entry, voi
                  char err[256]) {
   stela_pool* prev = tls_pool;
   int nested = tls_nested;
+  _Atomic int32_t* prev_cancel = tls_cancel;
   tls_pool = pool;
   tls_nested = 0;
+  tls_cancel = rt != NULL && rt->version >= 4 ? rt->cancel : NULL;
   int rc = entry(args, results, err, rt);
   tls_pool = prev;
   tls_nested = nested;
+  tls_cancel = prev_cancel;
   return rc;
 }
 
@@ -696,4 +718,6 @@ void stela_rt_init(stela_rt* rt, int threads) {
   rt->sgemm = rt_sgemm;
   rt->dgemm = rt_dgemm;
   stela_rt_init_collectives(rt);
+  static _Atomic int32_t never; /* stays 0 */
+  rt->cancel = &never;
 }

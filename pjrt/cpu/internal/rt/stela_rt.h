@@ -1,6 +1,6 @@
 /*
  * stela_rt.h: the runtime that compiled Stela programs call (ABI version
- * 3, docs/cpu-plugin.md "The compiled program's ABI"), and the plugin's
+ * 4, docs/cpu-plugin.md "The compiled program's ABI"), and the plugin's
  * side of it: the thread pool, the GEMM routines and the rendezvous of
  * collectives (rt_coll.c).
  *
@@ -11,11 +11,12 @@
 #ifndef STELA_RT_H_
 #define STELA_RT_H_
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define STELA_RT_VERSION 3
+#define STELA_RT_VERSION 4
 
 /* The rendezvous of one execution's device threads (rt_coll.c). */
 typedef struct stela_rendezvous stela_rendezvous;
@@ -69,7 +70,25 @@ typedef struct stela_rt {
                            int64_t n, void* const* mine, int64_t k, void** peers, char err[256]);
   int32_t (*coll_barrier)(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op, const int64_t* members,
                           int64_t n, char err[256]);
+
+  /* ---- Version 4: cancellation. ---- */
+  /* The execution's cancellation flag, never NULL: 0 while the execution
+     may go on; another thread sets it (to a nonzero PJRT error code:
+     DEADLINE_EXCEEDED, CANCELLED) to stop it. Programs read it (a relaxed
+     atomic load) at the back-edges of while loops, where they leave the
+     loop, and between kernels, where they return 3; parallel_for runs no
+     further chunk once it is set (a region's chunks are at most
+     STELA_RT_MAX_CHUNK_GRAINS grains long, so that a long loop is
+     cancellable at that granularity). Once it is set, the results of the
+     run are undefined (but every access stays in bounds): the caller
+     reports the cancellation, not the results. */
+  _Atomic int32_t* cancel;
 } stela_rt;
+
+/* What entry returns when rt->cancel was set (version 4). */
+#define STELA_RT_CANCELLED 3
+/* The longest chunk of a parallel region, in grains (version 4). */
+#define STELA_RT_MAX_CHUNK_GRAINS 1024
 
 /* The entry point of a compiled program. */
 typedef int (*stela_entry_fn)(void* const* args, void* const* results, char err[256], const stela_rt* rt);
@@ -104,7 +123,8 @@ stela_crew* stela_crew_new(void);
 void stela_crew_stop(stela_crew* c);
 void stela_crew_free(stela_crew* c);
 
-/* Fills rt for a pool of the given size (one device: index 0 of 1). */
+/* Fills rt for a pool of the given size (one device: index 0 of 1; a
+   cancellation flag that is never set). */
 void stela_rt_init(stela_rt* rt, int threads);
 /* Fills the version 3 fields of a one-device table (rt_coll.c). */
 void stela_rt_init_collectives(stela_rt* rt);
