@@ -253,3 +253,25 @@ func TestCompileTPUErrorLocated(t *testing.T) {
 		t.Errorf("error lacks libtpu's message")
 	}
 }
+
+// TestCompileCPU: `stela compile --target cpu` compiles through the Stela
+// CPU plugin's client (no libtpu needed): the JSON report has the
+// plugin's memory plan; the plugin has no cost analysis, so flops are 0.
+func TestCompileCPU(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := runCompile([]string{"--target", "cpu", "--example", "mlp", "--json"}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	var rep struct {
+		Target        string           `json:"target"`
+		OK            bool             `json:"ok"`
+		NumPartitions int              `json:"num_partitions"`
+		Memory        map[string]int64 `json:"memory"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout.String())
+	}
+	if rep.Target != "cpu" || !rep.OK || rep.NumPartitions != 1 || rep.Memory["arguments"] <= 0 || rep.Memory["generated_code"] <= 0 {
+		t.Errorf("report %+v", rep)
+	}
+}
