@@ -66,6 +66,15 @@ type Stats struct {
 
 var jitStats struct{ hits, misses, entries, inlined, failures, copies atomic.Int64 }
 
+// newCompiledFunc makes the state of a compiled function. When it is
+// collected, its entries leave the statistics (the cleanup holds the
+// counter, not c).
+func newCompiledFunc(fv reflect.Value, cfg compileConfig) *compiledFunc {
+	c := &compiledFunc{fv: fv, ft: fv.Type(), cfg: cfg, entries: map[string]*entry{}, live: new(atomic.Int64)}
+	goruntime.AddCleanup(c, func(live *atomic.Int64) { jitStats.entries.Add(-live.Swap(0)) }, c.live)
+	return c
+}
+
 // CacheStats returns the counters since the process started.
 func CacheStats() Stats {
 	return Stats{
@@ -121,10 +130,7 @@ func Compile[F any](fn F, opts ...Option) F {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &compiledFunc{fv: fv, ft: fv.Type(), cfg: cfg, entries: map[string]*entry{}, live: new(atomic.Int64)}
-	// When the compiled function is collected, its entries leave the
-	// statistics (the cleanup holds the counter, not c).
-	goruntime.AddCleanup(c, func(live *atomic.Int64) { jitStats.entries.Add(-live.Swap(0)) }, c.live)
+	c := newCompiledFunc(fv, cfg)
 	if err := c.checkType(); err != nil {
 		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
 	}

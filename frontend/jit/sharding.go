@@ -43,7 +43,7 @@ func CompileAny(fn any, opts ...Option) func(args ...*tensor.Tensor) ([]*tensor.
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &compiledFunc{fv: fv, ft: fv.Type(), cfg: cfg, entries: map[string]*entry{}}
+	c := newCompiledFunc(fv, cfg)
 	if err := c.checkType(); err != nil {
 		panic(fmt.Sprintf("jit.CompileAny %s: %v", cfg.name, err))
 	}
