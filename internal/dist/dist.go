@@ -202,12 +202,13 @@ func Join(ctx context.Context, cfg Config) (*Job, error) {
 	j := &Job{cfg: cfg, cli: cli, prefix: "/stela/" + cfg.JobID + "/", failed: make(chan struct{}), bars: map[string]int{}}
 	j.ctx, j.cancel = context.WithCancel(context.Background())
 	if err := j.join(ctx); err != nil {
+		// The lease is left to expire rather than revoked: a process that
+		// refuses the job (another program hash, count) keeps its record
+		// visible for the liveness timeout, so that a process that has not
+		// read the members yet sees it and refuses too, instead of waiting
+		// for a process that is gone.
 		j.cancel()
-		if j.lease != 0 {
-			rctx, c := context.WithTimeout(context.Background(), 2*time.Second)
-			j.cli.Revoke(rctx, j.lease)
-			c()
-		}
+		j.wg.Wait()
 		cli.Close()
 		return nil, err
 	}
