@@ -62,13 +62,12 @@ func runLaunch(args []string, stdout, stderr io.Writer) error {
 		dist.NumProcessesVar + "=" + strconv.Itoa(*n),
 		dist.JobIDVar + "=" + *job,
 	})
-	if err != nil {
-		return err
-	}
-	if code != 0 {
+	if err != nil && code != 0 {
+		// The failed process's exit status is the launcher's.
+		fmt.Fprintf(stderr, "stela launch: %v\n", err)
 		return exitError{code}
 	}
-	return nil
+	return err
 }
 
 type launcher struct {

@@ -74,6 +74,20 @@ func launchBins(t *testing.T) (stela, helper string) {
 	return filepath.Join(dir, "stela"), filepath.Join(dir, "stela-dist-helper")
 }
 
+// A process's exit status is the launcher's when it fails first.
+func TestLaunchExitStatus(t *testing.T) {
+	stela, _ := launchBins(t)
+	cmd := exec.Command(stela, "launch", "-n", "2", "--", "sh", "-c", `[ "$STELA_PROCESS_ID" = 1 ] && exit 7; sleep 600`)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+		t.Errorf("stela launch: %v, want exit status 7\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "stela launch: process 1 of 2 failed first: exit status 7") {
+		t.Errorf("output lacks the failed process:\n%s", out)
+	}
+}
+
 func TestLaunch(t *testing.T) {
 	stela, helper := launchBins(t)
 	cmd := exec.Command(stela, "launch", "-n", "4", "--", helper, "30")
