@@ -45,7 +45,13 @@ func (p *Plugin) NewClient(options ...NamedValue) (*Client, error) {
 	var args C.PJRT_Client_Create_Args
 	args.create_options = copts.array
 	args.num_options = C.size_t(copts.n)
-	if err := p.callClientCreate(&args); err != nil {
+	return p.createClient(&args)
+}
+
+// createClient calls PJRT_Client_Create with args and describes the new
+// client.
+func (p *Plugin) createClient(args *C.PJRT_Client_Create_Args) (*Client, error) {
+	if err := p.callClientCreate(args); err != nil {
 		return nil, err
 	}
 	if args.client == nil {

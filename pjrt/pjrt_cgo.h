@@ -151,4 +151,36 @@ static inline void stela_destroy_buffers(const PJRT_Api* api, PJRT_Buffer* const
   }
 }
 
+/* Distributed clients: PJRT_Client_Create's key-value callbacks are Go
+   functions (kvstore.go exports them); user_arg points at a malloc'ed
+   uintptr_t holding the store's cgo.Handle. */
+extern PJRT_Error* stelaKVGet(PJRT_KeyValueGetCallback_Args* args);
+extern PJRT_Error* stelaKVTryGet(PJRT_KeyValueTryGetCallback_Args* args);
+extern PJRT_Error* stelaKVPut(PJRT_KeyValuePutCallback_Args* args);
+
+static inline void stela_kv_set(PJRT_Client_Create_Args* a, void* user) {
+  a->kv_get_callback = stelaKVGet;
+  a->kv_get_user_arg = user;
+  a->kv_put_callback = stelaKVPut;
+  a->kv_put_user_arg = user;
+  a->kv_try_get_callback = stelaKVTryGet;
+  a->kv_try_get_user_arg = user;
+}
+static inline uintptr_t stela_kv_handle(void* user) { return *(uintptr_t*)user; }
+static inline void stela_kv_free(char* v) { free(v); }
+static inline void stela_kv_get_value(PJRT_KeyValueGetCallback_Args* a, char* v, size_t n) {
+  a->value = v;
+  a->value_size = n;
+  a->value_deleter_callback = stela_kv_free;
+}
+static inline void stela_kv_try_get_value(PJRT_KeyValueTryGetCallback_Args* a, char* v, size_t n) {
+  a->value = v;
+  a->value_size = n;
+  a->value_deleter_callback = stela_kv_free;
+}
+/* The plugin's error constructor, for a callback's failure. */
+static inline PJRT_Error* stela_kv_error(PJRT_CallbackError* f, PJRT_Error_Code code, const char* msg, size_t n) {
+  return (*f)(code, msg, n);
+}
+
 #endif /* STELA_PJRT_CGO_H_ */

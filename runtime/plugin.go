@@ -221,7 +221,11 @@ func openClient(name string, prov *PluginProvider, extra []pjrt.NamedValue) (cli
 	if err != nil {
 		return nil, path, err
 	}
-	client, err = plugin.NewClient(opts...)
+	if d, ok := pjrtDistributed(name); ok {
+		client, err = plugin.NewDistributedClient(d, opts...)
+	} else {
+		client, err = plugin.NewClient(opts...)
+	}
 	return client, path, err
 }
 

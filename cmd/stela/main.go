@@ -68,6 +68,8 @@ func init() {
 			"build the Stela CPU plugin if needed and print its path", runPlugin},
 		{"cache", []arg{{"ls|clear|verify", "what to do: list the entries (least recently used first), remove them all, or check each entry and the built plugin as the plugin would before loading them (exit 1 if any is bad)"}},
 			"list, clear or verify the Stela CPU plugin's compile cache ($STELA_CACHE_DIR, else the user cache dir)", runCache},
+		{"launch", []arg{{"-- PROGRAM [ARG ...]", "the program each process runs, with its arguments; it joins the job with runtime.InitDistributedFromEnv"}},
+			"run N processes of a program as one distributed job: start an etcd on loopback (or use --coordinator), set STELA_COORDINATOR, STELA_PROCESS_ID and STELA_NUM_PROCESSES, prefix each process's output with [pN], and stop all when one fails", runLaunch},
 		{"help", []arg{{"[COMMAND]", "the command to describe (default: list every command)"}},
 			"list the commands, or describe one with its flags and arguments", runHelp},
 	}
