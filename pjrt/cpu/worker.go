@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/stela-ml/stela/internal/env"
@@ -49,12 +51,55 @@ import (
 // deadlock) and on an unrecovered panic, and a shell 1 or 2 on its own
 // errors. The plugin (csrc/compile.c) reports 10 as INVALID_ARGUMENT, 11
 // as UNIMPLEMENTED and every other status, or a signal, as INTERNAL with
-// the first lines of stderr (a Go stack dump is cut off).
+// the first lines of stderr (a Go stack dump is cut off), 13 as
+// UNAVAILABLE.
+//
+// A failure of opt, llc, llvm-split or cc is never the program's fault:
+// one that exits with an error or dies of a signal is exit 12 (the
+// module is the code generator's, or the tool is broken); a tool that
+// is missing, cannot be started or runs past the compile's time limit
+// is exit 13 (the machine's state: install the tool, retry on a less
+// busy machine or with a longer stela_compile_timeout_ms).
 const (
-	exitCompileError = 10 // malformed or invalid program, a tool failed
+	exitCompileError = 10 // malformed or invalid program
 	exitUnsupported  = 11 // valid StableHLO the code generator does not handle
-	exitInternal     = 12 // a bug in the worker (a recovered panic)
+	exitInternal     = 12 // a bug in the worker (a recovered panic), a tool failed
+	exitUnavailable  = 13 // a tool is missing or ran past the time limit
 )
+
+// Classes of tool errors (toolErr), for the exit status.
+var (
+	errToolFailed      = errors.New("tool failed")
+	errToolUnavailable = errors.New("tool unavailable")
+)
+
+// classed is an error of a class (errToolFailed, errToolUnavailable)
+// whose message is its own.
+type classed struct {
+	error
+	class error
+}
+
+func (c classed) Is(target error) bool { return target == c.class }
+func (c classed) Unwrap() error        { return c.error }
+
+// workerTimeoutVar is how the plugin gives the worker its compile
+// timeout (stela_compile_timeout_ms), in milliseconds: the worker's
+// tools share nine tenths of it, so that the worker reports a tool that
+// overran before the plugin kills the worker.
+const workerTimeoutVar = "STELA_CPU_WORKER_TIMEOUT_MS"
+
+// defaultToolTimeout is the tools' time limit without workerTimeoutVar:
+// nine tenths of the plugin's default compile timeout of 120 s.
+const defaultToolTimeout = 108 * time.Second
+
+// toolTimeout reads workerTimeoutVar.
+func toolTimeout() time.Duration {
+	if ms, err := strconv.ParseInt(os.Getenv(workerTimeoutVar), 10, 64); err == nil && ms > 0 {
+		return time.Duration(ms) * time.Millisecond * 9 / 10
+	}
+	return defaultToolTimeout
+}
 
 func init() {
 	if os.Getenv("STELA_CPU_WORKER") != "1" {
@@ -86,7 +131,7 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "reading the compile options: %v\n", err)
 		return exitCompileError
 	}
-	_, tm, err := Compile(prog, CompileConfig{Out: args[4], Options: opts})
+	_, tm, err := Compile(prog, CompileConfig{Out: args[4], Options: opts, ToolTimeout: toolTimeout()})
 	logTimes := func() {
 		if env.Log().Compile {
 			fmt.Fprintf(stderr, "stela cpu compile: %s\n", tm)
@@ -99,7 +144,10 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 		if codegen.IsUnsupported(err) {
 			return exitUnsupported
 		}
-		if errors.Is(err, errPanic) || errors.Is(err, codegen.ErrInternal) {
+		if errors.Is(err, errToolUnavailable) {
+			return exitUnavailable
+		}
+		if errors.Is(err, errPanic) || errors.Is(err, codegen.ErrInternal) || errors.Is(err, errToolFailed) {
 			return exitInternal
 		}
 		return exitCompileError
@@ -138,6 +186,11 @@ type CompileConfig struct {
 	// Jobs is the most parts a module is split into for parallel opt and
 	// llc; 0 means runtime.GOMAXPROCS (at most 8), 1 no split.
 	Jobs int
+	// ToolTimeout bounds the time of all the external tools (llvm-split,
+	// opt, llc, cc) together; 0 means no limit. A tool that runs past it
+	// is killed with its process group, and Compile's error is of class
+	// errToolUnavailable.
+	ToolTimeout time.Duration
 }
 
 // Timings is the time a compilation spent per stage (wall time; parts
@@ -305,6 +358,61 @@ func deviceShape(opts []byte) (replicas, partitions int, err error) {
 type tools struct {
 	opt, llc, cc string
 	split        string // llvm-split; "" when missing (no parallel compile)
+	// ctx ends when the tools' time is up (CompileConfig.ToolTimeout,
+	// timeout; nil: no limit).
+	ctx     context.Context
+	timeout time.Duration
+}
+
+// run runs a tool and returns its output (stdout and stderr). The tool
+// runs in a process group of its own: when it exits, whatever it left
+// running is killed with the group (issue 20: a child of opt that kept
+// its stderr open made the worker wait for the pipe until the plugin's
+// timeout), and when the time is up the whole group is killed. Errors
+// are of class errToolFailed (an exit status, a signal) or
+// errToolUnavailable (cannot start, out of time), with a first line that
+// names the tool and what happened.
+func (tl tools) run(name, path string, args ...string) ([]byte, error) {
+	ctx := tl.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, tl.timedOut(name)
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	// Pdeathsig: a worker killed by the plugin takes the tool with it
+	// (its own children, in the tool's group, are not signalled).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// After the tool exits, wait at most this long for its output pipe
+	// to close; the group is killed below in any case.
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what the tool left running
+	}
+	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
+		return out.Bytes(), nil
+	}
+	if ctx.Err() != nil {
+		return out.Bytes(), tl.timedOut(name)
+	}
+	text := strings.TrimSpace(out.String())
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return out.Bytes(), classed{fmt.Errorf("cannot run %s (%s): %v", name, path, err), errToolUnavailable}
+	}
+	if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
+		return out.Bytes(), classed{fmt.Errorf("internal error: %s was killed by signal: %v\n%s", name, st.Signal(), text), errToolFailed}
+	}
+	return out.Bytes(), classed{err, errToolFailed}
+}
+
+func (tl tools) timedOut(name string) error {
+	return classed{fmt.Errorf("%s ran past the compile's time limit of %v and was killed (the plugin's create option stela_compile_timeout_ms; the tools get nine tenths of it)", name, tl.timeout), errToolUnavailable}
 }
 
 // findTools looks for opt and llc (then opt-14 and llc-14) and cc (or
@@ -335,7 +443,7 @@ func findTools() (tools, error) {
 	}
 	t.cc = look(ccName, "gcc")
 	if len(missing) > 0 {
-		return t, fmt.Errorf("the CPU compiler needs %s, not found on PATH: install LLVM 14 and a C compiler (Debian: apt-get install llvm-14 gcc)", strings.Join(missing, ", "))
+		return t, classed{fmt.Errorf("the CPU compiler needs %s, not found on PATH: install LLVM 14 and a C compiler (Debian: apt-get install llvm-14 gcc)", strings.Join(missing, ", ")), errToolUnavailable}
 	}
 	return t, nil
 }
@@ -352,6 +460,13 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	tl, err := findTools()
 	if err != nil {
 		return "", err
+	}
+	tl.ctx = context.Background()
+	if cfg.ToolTimeout > 0 {
+		var cancel context.CancelFunc
+		tl.ctx, cancel = context.WithTimeout(tl.ctx, cfg.ToolTimeout)
+		tl.timeout = cfg.ToolTimeout
+		defer cancel()
 	}
 	dir := cfg.KeepDir
 	if dir == "" {
@@ -392,7 +507,10 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	parts := []string{llPath}
 	if n := splitParts(cfg.Jobs, bytes.Count(ll, []byte("\ndefine "))); n > 1 && tl.split != "" {
 		prefix := filepath.Join(dir, "part")
-		if out, err := exec.Command(tl.split, "-j", strconv.Itoa(n), "-o", prefix, llPath).CombinedOutput(); err != nil {
+		if out, err := tl.run("llvm-split", tl.split, "-j", strconv.Itoa(n), "-o", prefix, llPath); err != nil {
+			if errors.Is(err, errToolUnavailable) {
+				return "", err
+			}
 			// A module the tools reject: opt on the whole says why, with
 			// the line.
 			if oerr := runOpt(tl, []string{olevel}, llPath, filepath.Join(dir, "program.bc")); oerr != nil {
@@ -428,7 +546,7 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	if err := parallel(len(parts), func(i int) error {
 		args := append([]string{olevel, "-filetype=obj", "-relocation-model=pic"}, target...)
 		args = append(args, bcs[i], "-o", objs[i])
-		if out, err := exec.Command(tl.llc, args...).CombinedOutput(); err != nil {
+		if out, err := tl.run("llc", tl.llc, args...); err != nil {
 			return toolError("llc", err, out)
 		}
 		return nil
@@ -461,7 +579,7 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	tmp.Close()
 	defer os.Remove(tmp.Name())
 	link := append(append([]string{"-shared", "-o", tmp.Name()}, objs...), "-lm")
-	if out, err := exec.Command(tl.cc, link...).CombinedOutput(); err != nil {
+	if out, err := tl.run("link", tl.cc, link...); err != nil {
 		return "", toolError("link", err, out)
 	}
 	if err := os.Rename(tmp.Name(), abs); err != nil {
@@ -509,12 +627,12 @@ func parallel(n int, f func(i int) error) error {
 // a rejected module becomes an error quoting the offending line of the
 // .ll file.
 func runOpt(tl tools, args []string, llPath, bcPath string) error {
-	var stderr bytes.Buffer
 	args = append(append([]string{}, args...), llPath, "-o", bcPath)
-	cmd := exec.Command(tl.opt, args...)
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return optError(llPath, err, stderr.Bytes())
+	if out, err := tl.run("opt", tl.opt, args...); err != nil {
+		if !errors.Is(err, errToolFailed) || strings.HasPrefix(err.Error(), "internal error: opt was killed") {
+			return err // timed out, cannot start, crashed
+		}
+		return optError(llPath, err, out)
 	}
 	return nil
 }
@@ -526,6 +644,10 @@ var optLoc = regexp.MustCompile(`(?m)^(?:[^\s:]*opt[^\s:]*: )?([^\s:]+\.ll):(\d+
 // error (then the rest of opt's output). The module is ours, so this is a
 // code generator bug, said so.
 func optError(llPath string, runErr error, stderr []byte) error {
+	return classed{optError1(llPath, runErr, stderr), errToolFailed}
+}
+
+func optError1(llPath string, runErr error, stderr []byte) error {
 	text := strings.TrimSpace(string(stderr))
 	if m := optLoc.FindStringSubmatch(text); m != nil {
 		line, _ := strconv.Atoi(m[2])
@@ -557,6 +679,13 @@ func optError(llPath string, runErr error, stderr []byte) error {
 }
 
 func toolError(tool string, err error, out []byte) error {
+	if !errors.Is(err, errToolFailed) || strings.HasPrefix(err.Error(), "internal error: "+tool+" was killed") {
+		return err // timed out, cannot start, crashed: said so
+	}
+	return classed{toolError1(tool, err, out), errToolFailed}
+}
+
+func toolError1(tool string, err error, out []byte) error {
 	text := strings.TrimSpace(string(out))
 	first := text
 	if i := strings.IndexByte(first, '\n'); i >= 0 {

@@ -65,3 +65,7 @@ func SetCancelChecks(on bool) bool {
 	cancelChecks = on
 	return old
 }
+
+// MaxFusedExpensive is the most expensive elementwise ops (transcendental
+// functions, divisions) one fused kernel computes inline.
+const MaxFusedExpensive = maxFusedCost / (1 + parWeight)

@@ -175,6 +175,32 @@ func replicates(u *node, o *tval) bool {
 	return u.out[0].t.numElems() > o.t.numElems()
 }
 
+// maxFusedCost bounds the code of one fused kernel, in codeCost units:
+// 32 expensive ops (transcendental functions, divisions) or about 540
+// simple ones. Past it, the value that would overflow the consumer's
+// kernel is materialized and starts a kernel of its own (issue 20: 600
+// chained tanh, exp and log fused into one loop body of about 30 000
+// instructions, on which llc spent 35 s: its scheduling and register
+// allocation grow faster than linearly with a block's size). The cost
+// of a cut is one store and one load per element, next to 32 inline
+// transcendental functions of about 30 instructions each.
+const maxFusedCost = 32 * (1 + parWeight)
+
+// codeCost estimates the code a node adds to a kernel that computes it
+// inline: 1 for a simple elementwise op or reduction, 1+parWeight for an
+// expensive one (the inline approximations of mathfn.go are 20 to 40
+// instructions), 0 for the index arithmetic of broadcasts, slices and
+// the like.
+func codeCost(n *node) int {
+	switch {
+	case isElementwise(n.kind) && expensive[shortName(n.name)]:
+		return 1 + parWeight
+	case isElementwise(n.kind) || n.kind == kReduce:
+		return 1
+	}
+	return 0
+}
+
 // fuse marks inline nodes, gives each root its fusion plan and leaves,
 // and drops inline nodes from the node list.
 func (p *planner) fuse() {
@@ -199,6 +225,8 @@ func (p *planner) fuse() {
 	// owner is the root whose kernel computes an inline node, nil when
 	// several kernels do.
 	owner := map[*node]*node{}
+	// size is the code cost (codeCost) of a root's kernel so far.
+	size := map[*node]int{}
 	for i := len(nodes) - 1; i >= 0; i-- {
 		n := nodes[i]
 		if !fusible(n) && !rowReduce(n) {
@@ -233,6 +261,16 @@ func (p *planner) fuse() {
 		}
 		if n.kind == kReduce && (multi || r) {
 			continue
+		}
+		if !multi && own != nil {
+			// The owner's kernel has room for n (maxFusedCost).
+			if _, ok := size[own]; !ok {
+				size[own] = codeCost(own)
+			}
+			if size[own]+codeCost(n) > maxFusedCost {
+				continue
+			}
+			size[own] += codeCost(n)
 		}
 		inline[n] = true
 		owner[n], rep[n] = own, r

@@ -633,3 +633,33 @@ func TestInterleaveHint(t *testing.T) {
 		})
 	}
 }
+
+// chainProgram is n chained transcendental functions (tanh, exp, log in
+// turn) on a vector: issue 20's 31 KB program of 600 ops fused into one
+// kernel whose loop body took llc 35 s.
+func chainProgram(n int) string {
+	var b strings.Builder
+	b.WriteString("func.func @main(%a: tensor<1024xf32>) -> tensor<1024xf32> {\n")
+	prev := "%a"
+	for i := range n {
+		fmt.Fprintf(&b, "  %%v%d = stablehlo.%s %s : tensor<1024xf32>\n", i, []string{"tanh", "exponential", "log"}[i%3], prev)
+		prev = fmt.Sprintf("%%v%d", i)
+	}
+	fmt.Fprintf(&b, "  return %s : tensor<1024xf32>\n}\n", prev)
+	return b.String()
+}
+
+// TestFusionBoundsKernelSize: a chain of elementwise ops is cut into
+// kernels of at most MaxFusedExpensive expensive ops each, so that no
+// kernel's code (and llc's time on it) grows with the program; short
+// chains stay one kernel.
+func TestFusionBoundsKernelSize(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1, 10, codegen.MaxFusedExpensive, codegen.MaxFusedExpensive + 1, 600} {
+		p := planText(t, chainProgram(n), codegen.Options{})
+		want := (n + codegen.MaxFusedExpensive - 1) / codegen.MaxFusedExpensive
+		if got := p.Kernels(); got != want {
+			t.Errorf("%d chained transcendental ops: %d kernels, want %d (at most %d such ops a kernel)", n, got, want, codegen.MaxFusedExpensive)
+		}
+	}
+}

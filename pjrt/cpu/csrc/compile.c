@@ -615,20 +615,24 @@ static const char* capture_text(capture* c) {
   return c->buf;
 }
 
-/* envp for the worker: ours with STELA_CPU_WORKER=1 and TMPDIR=<the
+/* envp for the worker: ours with STELA_CPU_WORKER=1, TMPDIR=<the
    compile's temporary directory> (tmpdir_var), so that whatever the
-   worker and its tools leave behind, killed or not, goes with it. */
-static char** worker_env(const char* tmpdir_var) {
+   worker and its tools leave behind, killed or not, goes with it, and
+   STELA_CPU_WORKER_TIMEOUT_MS=<the compile timeout> (timeout_var), of
+   which the worker gives its tools nine tenths (worker.go). */
+static char** worker_env(const char* tmpdir_var, const char* timeout_var) {
   size_t n = 0;
   for (char** e = environ; e != NULL && *e != NULL; e++) n++;
-  char** env = calloc(n + 3, sizeof(char*));
+  char** env = calloc(n + 4, sizeof(char*));
   if (env == NULL) return NULL;
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
-    if (strncmp(environ[i], "STELA_CPU_WORKER=", 17) != 0 && strncmp(environ[i], "TMPDIR=", 7) != 0)
+    if (strncmp(environ[i], "STELA_CPU_WORKER=", 17) != 0 && strncmp(environ[i], "TMPDIR=", 7) != 0 &&
+        strncmp(environ[i], "STELA_CPU_WORKER_TIMEOUT_MS=", 28) != 0)
       env[k++] = environ[i];
   env[k++] = "STELA_CPU_WORKER=1";
   env[k++] = (char*)tmpdir_var;
+  env[k++] = (char*)timeout_var;
   env[k] = NULL;
   return env;
 }
@@ -661,11 +665,13 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
 
   char* argv[] = {(char*)worker, "compile", (char*)prog, (char*)opts, (char*)out, NULL};
   char* tmpdir_var = stela_asprintf("TMPDIR=%s", tmpdir);
-  char** envp = tmpdir_var ? worker_env(tmpdir_var) : NULL;
+  char* timeout_var = stela_asprintf("STELA_CPU_WORKER_TIMEOUT_MS=%lld", timeout_ms);
+  char** envp = tmpdir_var && timeout_var ? worker_env(tmpdir_var, timeout_var) : NULL;
   pid_t pid = -1;
   int rc = envp ? posix_spawn(&pid, worker, &fa, &attr, argv, envp) : ENOMEM;
   free(envp);
   free(tmpdir_var);
+  free(timeout_var);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   close(fds[1]);
@@ -742,12 +748,20 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
                       worker, signal_name(WTERMSIG(status)), WTERMSIG(status), bsep, btext);
   } else if (WIFEXITED(status)) {
     /* The worker's statuses (worker.go): 10 invalid program, 11
-       unsupported, 12 a bug; Go's runtime exits 2 on a fatal error (out
-       of memory) or an unrecovered panic. */
+       unsupported, 12 a bug or a failed tool, 13 a tool missing or out of
+       time; Go's runtime exits 2 on a fatal error (out of memory) or an
+       unrecovered panic. */
     int code = WEXITSTATUS(status);
-    if (code == 10 || code == 11) {
-      err = stela_error(code == 10 ? PJRT_Error_Code_INVALID_ARGUMENT : PJRT_Error_Code_UNIMPLEMENTED,
+    if (code == 10 || code == 11 || code == 13) {
+      err = stela_error(code == 10   ? PJRT_Error_Code_INVALID_ARGUMENT
+                        : code == 11 ? PJRT_Error_Code_UNIMPLEMENTED
+                                     : PJRT_Error_Code_UNAVAILABLE,
                         "stela cpu compile: %s", *text ? text : "the compile worker failed without a message");
+    } else if (code == 12) {
+      /* A bug the worker caught or a tool that failed: the message
+         without a stack dump. */
+      err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: %s",
+                        *btext ? btext : "the compile worker failed without a message");
     } else if (code == 2) {
       err = stela_error(PJRT_Error_Code_INTERNAL,
                         "stela cpu compile: the compile worker %s crashed (exit status 2: a fatal error or panic of "
