@@ -827,6 +827,7 @@ PJRT_Error* stela_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_A
       return err;
   }
 
+  if ((err = stela_check_alloc(c, fn, "the array", args->type, args->dims, rank, nbytes)) != NULL) return err;
   stela_storage* s = stela_storage_new(nbytes);
   if (s == NULL) return stela_oom();
   if (nbytes > 0) {
