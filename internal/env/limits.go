@@ -14,7 +14,7 @@ import (
 // optionally followed by K, M, G or T (KiB ... TiB), or 0 for no limit. An
 // array past it is an error that names its shape and bytes, rather than
 // a fatal out-of-memory that kills the process (docs/limits.md). The CPU
-// plugin (csrc/buffer.c) reads it itself.
+// plugin reads it itself (csrc/client.c, when a client is created).
 const MaxAllocBytesVar = "STELA_MAX_ALLOC_BYTES"
 
 // DefaultMaxAllocBytes is the limit when MaxAllocBytesVar is unset: the

@@ -88,10 +88,20 @@ PJRT_Error* stela_check_shape(const char* fn, const char* what, const int64_t* d
   if (rank > 0 && dims == NULL)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: %s has %zu dimensions but dims is NULL", fn, what, rank);
   size_t n = esize;
+  bool empty = false;
   for (size_t i = 0; i < rank; i++) {
     if (dims[i] < 0)
       return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: %s dimension %zu is %lld", fn, what, i,
                          (long long)dims[i]);
+    empty = empty || dims[i] == 0;
+  }
+  if (empty) {
+    /* No elements, whatever the other dimensions are (as the Go client's
+       numElements counts them): their product need not fit. */
+    *nbytes = 0;
+    return NULL;
+  }
+  for (size_t i = 0; i < rank; i++) {
     if (__builtin_mul_overflow(n, (size_t)dims[i], &n) || n > (size_t)INT64_MAX)
       return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: %s is too large to address", fn, what);
   }
@@ -827,6 +837,7 @@ PJRT_Error* stela_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_A
       return err;
   }
 
+  if ((err = stela_check_alloc(c, fn, "the array", args->type, args->dims, rank, nbytes)) != NULL) return err;
   stela_storage* s = stela_storage_new(nbytes);
   if (s == NULL) return stela_oom();
   if (nbytes > 0) {

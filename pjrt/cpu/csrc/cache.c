@@ -155,30 +155,14 @@ static PJRT_Error* max_bytes(int64_t* out) {
   const char* s = getenv("STELA_CACHE_MAX_BYTES");
   *out = DEFAULT_MAX_BYTES;
   if (s == NULL || *s == '\0') return NULL;
-  const char* p = s;
-  int64_t v = 0;
-  bool ok = *p >= '0' && *p <= '9';
-  while (ok && *p >= '0' && *p <= '9') {
-    if (v > (INT64_MAX - 9) / 10) ok = false;
-    v = v * 10 + (*p++ - '0');
-  }
-  int shift = 0;
-  if (ok && *p != '\0') {
-    const char* units = "KMGT";
-    const char* u = strchr(units, *p >= 'a' ? *p - 'a' + 'A' : *p);
-    if (u == NULL || *u == '\0') ok = false;
-    else shift = 10 * (int)(u - units + 1), p++;
-    if (ok && (*p == 'i' || *p == 'I')) p++;
-    if (ok && (*p == 'b' || *p == 'B')) p++;
-    if (*p != '\0') ok = false;
-  }
-  if (ok && shift > 0 && v > (INT64_MAX >> shift)) ok = false;
+  int64_t v;
+  bool ok = stela_parse_size(s, &v);
   if (!ok)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
                        FN ": STELA_CACHE_MAX_BYTES=%s: want the compile cache's size limit in bytes, a whole number "
                        "optionally followed by K, M, G or T (KiB, MiB, GiB, TiB), or 0 for no limit",
                        s);
-  *out = v << shift;
+  *out = v;
   return NULL;
 }
 

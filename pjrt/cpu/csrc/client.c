@@ -248,6 +248,45 @@ static PJRT_Error* make_client(const client_options* o, PJRT_Client** out) {
   return NULL;
 }
 
+/* ---- The allocation limit ---- */
+
+PJRT_Error* stela_max_alloc_bytes(int64_t* out) {
+  const char* s = getenv("STELA_MAX_ALLOC_BYTES");
+  if (s != NULL && *s != '\0') {
+    if (!stela_parse_size(s, out))
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                         "PJRT_Client_Create: STELA_MAX_ALLOC_BYTES=%s: want the largest array in bytes, a whole "
+                         "number optionally followed by K, M, G or T (KiB, MiB, GiB, TiB), or 0 for no limit",
+                         s);
+    return NULL;
+  }
+  /* The machine's physical memory, as internal/env.DefaultMaxAllocBytes
+     (glibc's sysconf reads the same sysinfo). */
+  *out = (int64_t)1 << 40;
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  uint64_t b;
+  if (pages > 0 && page > 0 && !__builtin_mul_overflow((uint64_t)pages, (uint64_t)page, &b) && b < (uint64_t)1 << 62)
+    *out = (int64_t)b;
+  return NULL;
+}
+
+PJRT_Error* stela_check_alloc(const PJRT_Client* c, const char* fn, const char* what, PJRT_Buffer_Type type,
+                              const int64_t* dims, size_t rank, size_t nbytes) {
+  int64_t lim = c->max_alloc_bytes;
+  if (lim <= 0 || (uint64_t)nbytes <= (uint64_t)lim) return NULL;
+  char shape[STELA_MAX_RANK * 21 + 32], need[32], have[32];
+  size_t k = (size_t)snprintf(shape, sizeof(shape), "%s[", stela_type_name(type));
+  for (size_t i = 0; i < rank && k < sizeof(shape); i++)
+    k += (size_t)snprintf(shape + k, sizeof(shape) - k, i ? ",%lld" : "%lld", (long long)dims[i]);
+  if (k < sizeof(shape)) snprintf(shape + k, sizeof(shape) - k, "]");
+  stela_format_size(need, sizeof(need), (int64_t)nbytes);
+  stela_format_size(have, sizeof(have), lim);
+  return stela_error(PJRT_Error_Code_RESOURCE_EXHAUSTED,
+                     "%s: %s %s needs %s (%zu bytes), more than the allocation limit of %s (%lld bytes; "
+                     "STELA_MAX_ALLOC_BYTES, default: the machine's physical memory)",
+                     fn, what, shape, need, nbytes, have, (long long)lim);
+}
+
 PJRT_Error* stela_Client_Create(PJRT_Client_Create_Args* args) {
   STELA_CHECK_ARGS(PJRT_Client_Create_Args, args, client);
   client_options o = {.ndev = 1, .ndev_from = NULL, .timeout_ms = 120000};
@@ -263,6 +302,8 @@ PJRT_Error* stela_Client_Create(PJRT_Client_Create_Args* args) {
   if (err == NULL && o.ndev_from != NULL && (o.ndev < 1 || o.ndev > STELA_MAX_DEVICES))
     err = stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "PJRT_Client_Create: %s is %lld, want 1 to %d devices",
                       o.ndev_from, o.ndev, STELA_MAX_DEVICES);
+  int64_t max_alloc = 0;
+  if (err == NULL) err = stela_max_alloc_bytes(&max_alloc);
   PJRT_Client* c = NULL;
   if (err == NULL) err = make_client(&o, &c);
   if (err != NULL) {
@@ -274,6 +315,7 @@ PJRT_Error* stela_Client_Create(PJRT_Client_Create_Args* args) {
   c->worker = o.worker;
   c->cache_dir = o.cache_dir;
   c->worker_id = o.worker_id;
+  c->max_alloc_bytes = max_alloc;
   args->client = c;
   return NULL;
 }

@@ -415,8 +415,13 @@ static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buff
       r->out_ptrs[j] = r->in[i]->data;
       continue;
     }
-    size_t nbytes = p->params[p->nargs + j].nbytes;
-    r->out[j] = stela_storage_new_result(nbytes, p->params[p->nargs + j].rank);
+    const stela_param* rp = &p->params[p->nargs + j];
+    size_t nbytes = rp->nbytes;
+    char what[128];
+    snprintf(what, sizeof(what), "%.80s: result %zu", p->name, j);
+    PJRT_Error* err = stela_check_alloc(e->client, FN, what, rp->type, rp->dims, rp->rank, nbytes);
+    if (err != NULL) return err;
+    r->out[j] = stela_storage_new_result(nbytes, rp->rank);
     if (r->out[j] == NULL) return stela_oom();
     r->out_ptrs[j] = r->out[j]->data;
     if (i >= 0) {

@@ -174,6 +174,10 @@ struct PJRT_Client {
   char* worker_id; /* the worker's build identity (Go build ID); NULL: path, size and mtime stand in */
   char* cache_dir; /* NULL: resolve at compile time */
   long long compile_timeout_ms;
+  /* The largest array one buffer or program result may have, in bytes
+     (STELA_MAX_ALLOC_BYTES when the client was created; default the
+     machine's physical memory); 0: no limit. */
+  int64_t max_alloc_bytes;
 
   /* The runtime compiled programs get (stela_rt.h): a thread pool of
      create option cpu_threads, else $STELA_CPU_THREADS, else the online
@@ -318,6 +322,25 @@ char* stela_strdup(const char* s);
 char* stela_strndup(const char* s, size_t n);
 char* stela_asprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 bool stela_name_is(const char* name, size_t name_size, const char* want);
+/* Parses a size as internal/env.ParseSize does: a whole number of bytes,
+   optionally followed by K, M, G or T (powers of 1024, "KiB" and "KB"
+   too); false when s is not one or overflows an int64. */
+bool stela_parse_size(const char* s, int64_t* out);
+/* Writes b with a binary unit as internal/env.FormatSize does: "4 TiB",
+   "1.5 GiB", "100 bytes". */
+void stela_format_size(char* buf, size_t n, int64_t b);
+
+/* ---- The allocation limit (client.c). ---- */
+
+/* STELA_MAX_ALLOC_BYTES read as internal/env.MaxAllocBytes reads it:
+   unset or empty is the machine's physical memory (1 TiB where sysconf
+   cannot say), 0 no limit; an error for a value that is not a size. */
+PJRT_Error* stela_max_alloc_bytes(int64_t* out);
+/* RESOURCE_EXHAUSTED, naming what ("result 0"), its type and shape
+   (F32[1024,1024]) and the bytes, when an array of nbytes is past the
+   client's limit; NULL otherwise. Called before allocating. */
+PJRT_Error* stela_check_alloc(const PJRT_Client* c, const char* fn, const char* what, PJRT_Buffer_Type type,
+                              const int64_t* dims, size_t rank, size_t nbytes);
 
 /* SHA-256 (util.c), for the compile cache key. */
 typedef struct stela_sha256 {

@@ -38,6 +38,49 @@ bool stela_name_is(const char* name, size_t name_size, const char* want) {
   return name != NULL && name_size == n && memcmp(name, want, n) == 0;
 }
 
+/* ---- Sizes ---- */
+
+bool stela_parse_size(const char* s, int64_t* out) {
+  const char* p = s;
+  int64_t v = 0;
+  bool ok = p != NULL && *p >= '0' && *p <= '9';
+  while (ok && *p >= '0' && *p <= '9') {
+    int d = *p++ - '0';
+    if (v > (INT64_MAX - d) / 10) ok = false;
+    else v = v * 10 + d;
+  }
+  int shift = 0;
+  if (ok && *p != '\0') {
+    static const char units[] = "KMGT";
+    char u = *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+    const char* k = u != '\0' ? strchr(units, u) : NULL;
+    if (k == NULL) ok = false;
+    else shift = 10 * (int)(k - units + 1), p++;
+    if (ok && (*p == 'i' || *p == 'I')) p++;
+    if (ok && (*p == 'b' || *p == 'B')) p++;
+    if (ok && *p != '\0') ok = false;
+  }
+  if (ok && shift > 0 && v > (INT64_MAX >> shift)) ok = false;
+  if (ok) *out = v << shift;
+  return ok;
+}
+
+void stela_format_size(char* buf, size_t n, int64_t b) {
+  static const char* const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = (double)b;
+  int u = 0;
+  while (v >= 1024 && u < 6) {
+    v /= 1024;
+    u++;
+  }
+  if (u == 0)
+    snprintf(buf, n, "%lld bytes", (long long)b);
+  else if (v == (double)(long long)v)
+    snprintf(buf, n, "%lld %s", (long long)v, units[u]);
+  else
+    snprintf(buf, n, "%.1f %s", v, units[u]);
+}
+
 /* ---- SHA-256 ---- */
 
 static const uint32_t K[64] = {
