@@ -175,6 +175,15 @@ func Partition(f *ir.Func, rep *ShardingReport) (res *Partitioned, err error) {
 	}
 	g.Return(outs...)
 	stripShardings(g)
+	// One rendezvous for the all_reduces that can share it (a training
+	// step's gradients): the bytes moved stay the same.
+	n, err := CombineAllReduces(g)
+	if err != nil {
+		return nil, fmt.Errorf("spmd partitioner: internal error: %w", err)
+	}
+	if n > 0 {
+		s.colls["all_reduce"] -= n
+	}
 	if err := ir.Verify(g); err != nil {
 		return nil, fmt.Errorf("spmd partitioner: internal error: the per-device program does not verify: %w", err)
 	}
