@@ -155,20 +155,8 @@ func (c *Client) CompileProgram(code []byte, format string, opts *CompileOptions
 		return nil, err
 	}
 
-	// Everything the plugin reads lives in C memory for the call.
-	prog := (*C.PJRT_Program)(C.calloc(1, C.size_t(unsafe.Sizeof(C.PJRT_Program{}))))
-	defer C.free(unsafe.Pointer(prog))
-	ccode := C.CBytes(code)
-	defer C.free(ccode)
-	cformat := C.CString(format)
-	defer C.free(unsafe.Pointer(cformat))
-	coptions := C.CBytes(options)
-	defer C.free(coptions)
-	prog.struct_size = C.PJRT_Program_STRUCT_SIZE
-	prog.code = (*C.char)(ccode)
-	prog.code_size = C.size_t(len(code))
-	prog.format = cformat
-	prog.format_size = C.size_t(len(format))
+	prog, coptions, free := cProgram(code, format, options)
+	defer free()
 
 	var a C.PJRT_Client_Compile_Args
 	a.client = (*C.PJRT_Client)(client)
@@ -187,4 +175,25 @@ func (c *Client) CompileProgram(code []byte, format string, opts *CompileOptions
 		return nil, err
 	}
 	return e, nil
+}
+
+// cProgram copies a program, its format and its serialized compile
+// options into C memory, where the plugin reads them during a compile
+// (PJRT_Client_Compile, PJRT_Compile); free releases all of it.
+func cProgram(code []byte, format string, options []byte) (prog *C.PJRT_Program, coptions unsafe.Pointer, free func()) {
+	prog = (*C.PJRT_Program)(C.calloc(1, C.size_t(unsafe.Sizeof(C.PJRT_Program{}))))
+	ccode := C.CBytes(code)
+	cformat := C.CString(format)
+	coptions = C.CBytes(options)
+	prog.struct_size = C.PJRT_Program_STRUCT_SIZE
+	prog.code = (*C.char)(ccode)
+	prog.code_size = C.size_t(len(code))
+	prog.format = cformat
+	prog.format_size = C.size_t(len(format))
+	return prog, coptions, func() {
+		C.free(coptions)
+		C.free(unsafe.Pointer(cformat))
+		C.free(ccode)
+		C.free(unsafe.Pointer(prog))
+	}
 }

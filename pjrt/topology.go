@@ -286,19 +286,8 @@ func (t *Topology) Compile(code []byte, format string, opts *CompileOptions) (*E
 		return nil, err
 	}
 	defer t.obj.done()
-	prog := (*C.PJRT_Program)(C.calloc(1, C.size_t(unsafe.Sizeof(C.PJRT_Program{}))))
-	defer C.free(unsafe.Pointer(prog))
-	ccode := C.CBytes(code)
-	defer C.free(ccode)
-	cformat := C.CString(format)
-	defer C.free(unsafe.Pointer(cformat))
-	coptions := C.CBytes(options)
-	defer C.free(coptions)
-	prog.struct_size = C.PJRT_Program_STRUCT_SIZE
-	prog.code = (*C.char)(ccode)
-	prog.code_size = C.size_t(len(code))
-	prog.format = cformat
-	prog.format_size = C.size_t(len(format))
+	prog, coptions, free := cProgram(code, format, options)
+	defer free()
 
 	var a C.PJRT_Compile_Args
 	a.topology = (*C.PJRT_TopologyDescription)(ptr)
