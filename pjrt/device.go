@@ -35,55 +35,12 @@ func (c *Client) newDevice(d *C.PJRT_Device) (*Device, error) {
 	if err := p.callDeviceGetDescription(&ga); err != nil {
 		return nil, err
 	}
-	desc := ga.device_description
-	{
-		var a C.PJRT_DeviceDescription_Id_Args
-		a.device_description = desc
-		if err := p.callDeviceDescriptionId(&a); err != nil {
-			return nil, err
-		}
-		dev.id = int(a.id)
+	dd, err := p.deviceDescription(ga.device_description)
+	if err != nil {
+		return nil, err
 	}
-	{
-		var a C.PJRT_DeviceDescription_ProcessIndex_Args
-		a.device_description = desc
-		if err := optional(p.callDeviceDescriptionProcessIndex(&a)); err != nil {
-			return nil, err
-		}
-		dev.processIndex = int(a.process_index)
-	}
-	{
-		var a C.PJRT_DeviceDescription_Kind_Args
-		a.device_description = desc
-		if err := optional(p.callDeviceDescriptionKind(&a)); err != nil {
-			return nil, err
-		}
-		dev.kind = goString(a.device_kind, a.device_kind_size)
-	}
-	{
-		var a C.PJRT_DeviceDescription_DebugString_Args
-		a.device_description = desc
-		if err := optional(p.callDeviceDescriptionDebugString(&a)); err != nil {
-			return nil, err
-		}
-		dev.debugString = goString(a.debug_string, a.debug_string_size)
-	}
-	{
-		var a C.PJRT_DeviceDescription_ToString_Args
-		a.device_description = desc
-		if err := optional(p.callDeviceDescriptionToString(&a)); err != nil {
-			return nil, err
-		}
-		dev.str = goString(a.to_string, a.to_string_size)
-	}
-	{
-		var a C.PJRT_DeviceDescription_Attributes_Args
-		a.device_description = desc
-		if err := optional(p.callDeviceDescriptionAttributes(&a)); err != nil {
-			return nil, err
-		}
-		dev.attrs = namedValuesFromC(a.attributes, a.num_attributes)
-	}
+	dev.id, dev.processIndex, dev.kind = dd.ID, dd.ProcessIndex, dd.Kind
+	dev.debugString, dev.str, dev.attrs = dd.DebugString, dd.String, dd.Attributes
 	{
 		var a C.PJRT_Device_IsAddressable_Args
 		a.device = d
