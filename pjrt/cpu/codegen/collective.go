@@ -1050,7 +1050,7 @@ func (c *collEmit) allToAll() {
 // permute: wait for the source (if any) to publish, copy its operand (or
 // zeros), then wait for the target (if any) to have read ours.
 func (c *collEmit) permute() {
-	n, pl := c.n, c.pl
+	pl := c.pl
 	srcTab := c.table("src", pl.src)
 	dstTab := c.table("dst", pl.dst)
 	src := c.cur.NewLoad(types.I64, c.at(srcTab, c.dev))
@@ -1059,12 +1059,20 @@ func (c *collEmit) permute() {
 	hasDst := c.cur.NewICmp(enum.IPredSGE, dst, i64(0))
 	peers := c.peersArray(1, 1)
 	c.exchange(c.at(srcTab, c.dev), c.cur.NewZExt(hasSrc, types.I64), c.ins, peers)
-	bytes := n.out[0].t.bytes()
-	k := n.out[0].t.elem
+	c.firstPeerOrZeros(hasSrc, peers)
+	c.barrier(c.at(dstTab, c.dev), c.cur.NewZExt(hasDst, types.I64))
+}
+
+// firstPeerOrZeros sets the result to the operand of peers' first entry
+// when cond holds, else to zeros (collective_permute's source,
+// collective_broadcast's root).
+func (c *collEmit) firstPeerOrZeros(cond value.Value, peers value.Value) {
+	bytes := c.n.out[0].t.bytes()
+	k := c.n.out[0].t.elem
 	recv := c.f.NewBlock("")
 	none := c.f.NewBlock("")
 	done := c.f.NewBlock("")
-	c.cur.NewCondBr(hasSrc, recv, none)
+	c.cur.NewCondBr(cond, recv, none)
 	c.cur = recv
 	if bytes > 0 {
 		c.copyBytes(c.outs[0], c.peer(peers, i64(0), 1, 0, k), i64(bytes))
@@ -1074,14 +1082,13 @@ func (c *collEmit) permute() {
 	c.zero(c.outs[0], bytes)
 	c.cur.NewBr(done)
 	c.cur = done
-	c.barrier(c.at(dstTab, c.dev), c.cur.NewZExt(hasDst, types.I64))
 }
 
 // broadcast: members copy the first member's operand, devices in no
 // group fill zeros; the exchange and barrier are over the group (none
 // for those in no group).
 func (c *collEmit) broadcast() {
-	n, pl := c.n, c.pl
+	pl := c.pl
 	counts := make([]int64, pl.dev.n())
 	size := int64(1)
 	for d, gi := range pl.group {
@@ -1095,22 +1102,7 @@ func (c *collEmit) broadcast() {
 	count := c.cur.NewLoad(types.I64, c.at(c.table("count", counts), c.dev))
 	peers := c.peersArray(pl.size, 1)
 	c.exchange(members, count, c.ins, peers)
-	bytes := n.out[0].t.bytes()
-	k := n.out[0].t.elem
-	in := c.cur.NewICmp(enum.IPredSGT, count, i64(0))
-	recv := c.f.NewBlock("")
-	none := c.f.NewBlock("")
-	done := c.f.NewBlock("")
-	c.cur.NewCondBr(in, recv, none)
-	c.cur = recv
-	if bytes > 0 {
-		c.copyBytes(c.outs[0], c.peer(peers, i64(0), 1, 0, k), i64(bytes))
-	}
-	c.cur.NewBr(done)
-	c.cur = none
-	c.zero(c.outs[0], bytes)
-	c.cur.NewBr(done)
-	c.cur = done
+	c.firstPeerOrZeros(c.cur.NewICmp(enum.IPredSGT, count, i64(0)), peers)
 	c.barrier(members, count)
 }
 
