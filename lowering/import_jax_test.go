@@ -1,7 +1,6 @@
 package lowering
 
 import (
-	"archive/zip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,26 +17,12 @@ import (
 // (jaxlib 0.10.2): NAME.mlir is jax.jit(f).lower(...).as_text(), NAME.npz
 // the inputs and the outputs JAX computed on CPU.
 
-// readNPZ reads the arrays of an uncompressed .npz (numpy's savez).
+// readNPZ reads the arrays of an .npz (numpy's savez).
 func readNPZ(t *testing.T, path string) map[string]*ir.Literal {
 	t.Helper()
-	z, err := zip.OpenReader(path)
+	out, err := npy.ReadNPZFile(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer z.Close()
-	out := map[string]*ir.Literal{}
-	for _, f := range z.File {
-		r, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := npy.Read(r)
-		r.Close()
-		if err != nil {
-			t.Fatalf("%s: %s: %v", path, f.Name, err)
-		}
-		out[strings.TrimSuffix(f.Name, ".npy")] = l
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"archive/zip"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -295,26 +294,12 @@ func TestSPMDShardMapPartial(t *testing.T) {
 	}
 }
 
-// readArrays reads the arrays of an uncompressed .npz (numpy's savez).
+// readArrays reads the arrays of an .npz (numpy's savez).
 func readArrays(t *testing.T, path string) map[string]*ir.Literal {
 	t.Helper()
-	z, err := zip.OpenReader(path)
+	out, err := npy.ReadNPZFile(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer z.Close()
-	out := map[string]*ir.Literal{}
-	for _, f := range z.File {
-		r, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := npy.Read(r)
-		r.Close()
-		if err != nil {
-			t.Fatalf("%s: %s: %v", path, f.Name, err)
-		}
-		out[strings.TrimSuffix(f.Name, ".npy")] = l
 	}
 	return out
 }
