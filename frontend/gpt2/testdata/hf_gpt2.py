@@ -40,33 +40,57 @@ def main():
     out = {"transformers": transformers.__version__, "torch": torch.__version__}
     if mode == "make":
         torch.manual_seed(spec.get("seed", 0))
+        tok = None
+        if spec.get("tokenizer"):
+            # A byte-level BPE trained on local text, saved with the model;
+            # the model's vocabulary is the tokenizer's.
+            from tokenizers import ByteLevelBPETokenizer
+            from transformers import GPT2TokenizerFast
+            bpe = ByteLevelBPETokenizer()
+            bpe.train(spec["tokenizer"]["train_files"], vocab_size=spec["tokenizer"]["vocab_size"],
+                      min_frequency=2, special_tokens=["<|endoftext|>"], show_progress=False)
+            import os
+            os.makedirs(d, exist_ok=True)
+            bpe.save(os.path.join(d, "tokenizer.json"))
+            tok = GPT2TokenizerFast(tokenizer_file=os.path.join(d, "tokenizer.json"))
+            eos = tok.convert_tokens_to_ids("<|endoftext|>")
+            spec["config"].update(vocab_size=len(tok), bos_token_id=eos, eos_token_id=eos)
         cfg = GPT2Config(**spec["config"])
         model = GPT2LMHeadModel(cfg).eval()
         with torch.no_grad():
             for p in model.parameters():
                 p.add_(0.02 * torch.randn_like(p))
         model.save_pretrained(d, safe_serialization=True)
-        out["logits"] = logits(model, spec["ids"])
         new = spec["new"]
-        gen = []
-        for p in spec["prompts"]:
-            ids = torch.tensor([p])
+        if spec.get("ids"):
+            out["logits"] = logits(model, spec["ids"])
+        if spec.get("prompts"):
+            gen = []
+            for p in spec["prompts"]:
+                ids = torch.tensor([p])
+                g = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False,
+                                   max_new_tokens=new, min_new_tokens=0, pad_token_id=cfg.eos_token_id)
+                gen.append(g[0, len(p):].tolist())
+            out["greedy"] = gen
+            s = max(len(p) for p in spec["prompts"])
+            pad = cfg.eos_token_id
+            ids = torch.tensor([[pad] * (s - len(p)) + p for p in spec["prompts"]])
+            mask = torch.tensor([[0] * (s - len(p)) + [1] * len(p) for p in spec["prompts"]])
+            g = model.generate(ids, attention_mask=mask, do_sample=False, max_new_tokens=new,
+                               min_new_tokens=0, pad_token_id=pad)
+            out["batch"] = g[:, s:].tolist()
+            # Logits of the left-padded batch, at the real positions.
+            with torch.no_grad():
+                pos = (mask.cumsum(-1) - 1).masked_fill(mask == 0, 1)
+                lb = model(ids, attention_mask=mask, position_ids=pos).logits
+            out["batch_logits"] = [lb[i, s - len(p):].tolist() for i, p in enumerate(spec["prompts"])]
+        if tok is not None:
+            ids = tok(spec["text"], return_tensors="pt")["input_ids"]
             g = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False,
                                max_new_tokens=new, min_new_tokens=0, pad_token_id=cfg.eos_token_id)
-            gen.append(g[0, len(p):].tolist())
-        out["greedy"] = gen
-        s = max(len(p) for p in spec["prompts"])
-        pad = cfg.eos_token_id
-        ids = torch.tensor([[pad] * (s - len(p)) + p for p in spec["prompts"]])
-        mask = torch.tensor([[0] * (s - len(p)) + [1] * len(p) for p in spec["prompts"]])
-        g = model.generate(ids, attention_mask=mask, do_sample=False, max_new_tokens=new,
-                           min_new_tokens=0, pad_token_id=pad)
-        out["batch"] = g[:, s:].tolist()
-        # Logits of the left-padded batch, at the real positions.
-        with torch.no_grad():
-            pos = (mask.cumsum(-1) - 1).masked_fill(mask == 0, 1)
-            lb = model(ids, attention_mask=mask, position_ids=pos).logits
-        out["batch_logits"] = [lb[i, s - len(p):].tolist() for i, p in enumerate(spec["prompts"])]
+            out["text_ids"] = ids[0].tolist()
+            out["text_greedy"] = g[0, ids.shape[1]:].tolist()
+            out["text_decoded"] = tok.decode(out["text_greedy"], skip_special_tokens=True)
     elif mode == "logits":
         model = GPT2LMHeadModel.from_pretrained(d).eval()
         out["logits"] = logits(model, spec["ids"])
