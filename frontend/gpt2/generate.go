@@ -71,12 +71,15 @@ func newModel(cfg Config, p Params, opts Options) (*Model, error) {
 	m.decode = jit.Compile(step, jit.WithName("gpt2_decode"), jit.Donate(kvArg))
 	m.logits = jit.Compile(func(p Params, ids, pad *tensor.Tensor) *tensor.Tensor {
 		sh := ids.Shape()
-		zero := tensor.Scalar(float32(0))
+		// Constants made with ids's Like functions are part of the trace
+		// (tensor.Scalar and Iota alone would run eagerly, and be
+		// captured).
+		zero := tensor.ScalarLike(ids, 0)
 		kv := make([]*tensor.Tensor, 2*cfg.NLayer)
 		for i := range kv {
-			kv[i] = tensor.BroadcastTo(convert(zero, ir.F32), sh[0], cfg.NHead, sh[1], cfg.HeadDim())
+			kv[i] = tensor.BroadcastTo(tensor.Convert(zero, ir.F32), sh[0], cfg.NHead, sh[1], cfg.HeadDim())
 		}
-		h, _ := forward(cfg, p, ids, pad, tensor.Scalar(int32(0)), kv)
+		h, _ := forward(cfg, p, ids, pad, zero, kv)
 		return head(p, h)
 	}, jit.WithName("gpt2_logits"))
 	return m, nil
@@ -222,9 +225,11 @@ func (m *Model) Generate(prompts [][]int, o GenerateOptions) (*Result, error) {
 			break
 		}
 	}
+	// Its length depends on the bucket, not the prompt, so that prefill
+	// compiles once per bucket (for a given MaxNewTokens).
 	T := cfg.NPositions
 	for n := 16; n < cfg.NPositions; n *= 2 {
-		if n >= max(bucket, s+o.MaxNewTokens) {
+		if n >= bucket+o.MaxNewTokens {
 			T = n
 			break
 		}
@@ -315,7 +320,7 @@ func (m *Model) kvCache(b, T int) ([]*tensor.Tensor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gpt2: allocating the key/value cache on %s: %w", m.dev.Name(), err)
 		}
-		kv[i] = tensor.FromResult(buf, false)
+		kv[i] = tensor.FromResult(buf, true) // as the results that replace it
 	}
 	return kv, nil
 }

@@ -2,6 +2,8 @@ package gpt2
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 
 	"github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/ir"
@@ -83,7 +85,7 @@ func forward(cfg Config, p Params, ids, pad, pos *tensor.Tensor, kv []*tensor.Te
 	T := kv[0].Shape()[2]
 
 	// Cache positions of the queries: pos + i, [S]; position ids [B, S].
-	qpos := tensor.Add(tensor.Iota(ir.S32, []int{s}, 0), pos)
+	qpos := tensor.Add(tensor.IotaLike(ids, ir.S32, []int{s}, 0), pos)
 	padCol := tensor.Reshape(pad, b, 1)
 	posIDs := tensor.Clamp(tensor.Sub(tensor.Reshape(qpos, 1, s), padCol),
 		tensor.Scalar(int32(0)), tensor.Scalar(int32(cfg.NPositions-1)))
@@ -91,12 +93,12 @@ func forward(cfg Config, p Params, ids, pad, pos *tensor.Tensor, kv []*tensor.Te
 	x = asF32(x)
 
 	// mask[b, 0, i, j]: query i of row b sees cache slot j.
-	key := tensor.Iota(ir.S32, []int{T}, 0)
+	key := tensor.IotaLike(ids, ir.S32, []int{T}, 0)
 	causal := tensor.LessEqual(tensor.Reshape(key, 1, 1, 1, T), tensor.Reshape(qpos, 1, 1, s, 1))
 	notPad := tensor.GreaterEqual(tensor.Reshape(key, 1, 1, 1, T), tensor.Reshape(pad, b, 1, 1, 1))
 	mask := tensor.And(causal, notPad) // [B, 1, S, T]
-	neg := tensor.Scalar(float32(-math.MaxFloat32))
-	scale := tensor.Scalar(float32(1 / math.Sqrt(float64(dh))))
+	neg := tensor.ScalarLike(x, -math.MaxFloat32)
+	scale := tensor.ScalarLike(x, 1/math.Sqrt(float64(dh)))
 
 	zero := tensor.Scalar(int32(0))
 	at := []*tensor.Tensor{zero, zero, pos, zero}
@@ -155,4 +157,35 @@ func dense(x *tensor.Tensor, l Linear) *tensor.Tensor {
 
 func layerNorm(x *tensor.Tensor, n Norm, eps float64) *tensor.Tensor {
 	return tensor.LayerNorm(x, asF32(n.Weight), asF32(n.Bias), -1, eps)
+}
+
+// Init returns random parameters of config cfg (on the default device),
+// drawn on the host from a PCG seeded with seed, as GPT-2 initializes
+// them but with noise everywhere: weights from N(0, 0.02²), the residual
+// projections' scaled by 1/√(2·n_layer), and biases, layer-norm scales
+// (around 1) and shifts from N(0, 0.02²), so that a dropped one shows in
+// a comparison.
+func Init(cfg Config, seed uint64) Params {
+	var p Params
+	r := rand.New(rand.NewPCG(seed, 0x67707432))
+	resid := 0.02 / math.Sqrt(2*float64(cfg.NLayer))
+	for _, sl := range slots(cfg, &p) {
+		std, mean := 0.02, 0.0
+		if strings.HasSuffix(sl.name, "c_proj.weight") {
+			std = resid
+		}
+		if strings.Contains(sl.name, "ln_") && strings.HasSuffix(sl.name, ".weight") {
+			mean = 1
+		}
+		n := 1
+		for _, d := range sl.shape {
+			n *= d
+		}
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(mean + std*r.NormFloat64())
+		}
+		sl.set(tensor.FromSlice(v, sl.shape...))
+	}
+	return p
 }
