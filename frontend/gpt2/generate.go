@@ -180,27 +180,42 @@ type Result struct {
 	Steps           int
 }
 
-// Generate continues each prompt (token ids; the prompts may differ in
-// length: they are left-padded, with the padding masked out, as Hugging
-// Face does with padding_side="left") by up to MaxNewTokens tokens.
-func (m *Model) Generate(prompts [][]int, o GenerateOptions) (*Result, error) {
+// State is a batch in the middle of generation: its key/value cache
+// (given to each step, which writes the next slot), the rows' left
+// padding, and Pos, the cache slot the next token goes to.
+type State struct {
+	KV  []*tensor.Tensor
+	Pad []int
+	Pos int
+	// Len is the cache's length (slots); Pos must stay below it.
+	Len int
+
+	padT, one *tensor.Tensor
+}
+
+// Prefill starts generation for a batch of prompts (token ids; they may
+// differ in length: they are left-padded, with the padding masked out, as
+// Hugging Face does with padding_side="left"), with room for maxNew
+// tokens after the longest, and returns the state and each row's logits
+// for the next token ([B·vocab], f32).
+func (m *Model) Prefill(prompts [][]int, maxNew int) (*State, []float32, error) {
 	cfg := m.Config
 	b := len(prompts)
 	if b == 0 {
-		return nil, fmt.Errorf("gpt2: no prompts")
+		return nil, nil, fmt.Errorf("gpt2: no prompts")
 	}
 	s := 0
 	for i, p := range prompts {
 		if len(p) == 0 {
-			return nil, fmt.Errorf("gpt2: prompt %d is empty", i)
+			return nil, nil, fmt.Errorf("gpt2: prompt %d is empty", i)
 		}
 		s = max(s, len(p))
 	}
-	if o.MaxNewTokens < 1 {
-		return nil, fmt.Errorf("gpt2: MaxNewTokens is %d, want at least 1", o.MaxNewTokens)
+	if maxNew < 1 {
+		return nil, nil, fmt.Errorf("gpt2: %d new tokens: want at least 1", maxNew)
 	}
-	if s+o.MaxNewTokens > cfg.NPositions {
-		return nil, fmt.Errorf("gpt2: a prompt of %d tokens and %d new ones need %d positions; the model has %d (n_positions)", s, o.MaxNewTokens, s+o.MaxNewTokens, cfg.NPositions)
+	if s+maxNew > cfg.NPositions {
+		return nil, nil, fmt.Errorf("gpt2: a prompt of %d tokens and %d new ones need %d positions; the model has %d (n_positions)", s, maxNew, s+maxNew, cfg.NPositions)
 	}
 	padded := make([][]int, b)
 	pad := make([]int, b)
@@ -209,15 +224,13 @@ func (m *Model) Generate(prompts [][]int, o GenerateOptions) (*Result, error) {
 		padded[i] = append(make([]int, pad[i]), p...)
 		for _, id := range p {
 			if id < 0 || id >= cfg.VocabSize {
-				return nil, fmt.Errorf("gpt2: token id %d in prompt %d is out of the vocabulary [0, %d)", id, i, cfg.VocabSize)
+				return nil, nil, fmt.Errorf("gpt2: token id %d in prompt %d is out of the vocabulary [0, %d)", id, i, cfg.VocabSize)
 			}
 		}
 	}
-	stop := o.Stop
-	if stop == nil {
-		stop = []int{cfg.EOS}
-	}
-	// The cache holds the bucketed prompt and the new tokens.
+	// The cache holds the bucketed prompt and the new tokens. Its length
+	// depends on the bucket, not the prompt, so that prefill compiles
+	// once per bucket (for a given maxNew).
 	bucket := cfg.NPositions
 	for _, n := range cfg.PrefillBuckets() {
 		if n >= s {
@@ -225,30 +238,85 @@ func (m *Model) Generate(prompts [][]int, o GenerateOptions) (*Result, error) {
 			break
 		}
 	}
-	// Its length depends on the bucket, not the prompt, so that prefill
-	// compiles once per bucket (for a given MaxNewTokens).
 	T := cfg.NPositions
 	for n := 16; n < cfg.NPositions; n *= 2 {
-		if n >= bucket+o.MaxNewTokens {
+		if n >= bucket+maxNew {
 			T = n
 			break
 		}
 	}
 	kv, err := m.kvCache(b, T)
 	if err != nil {
+		return nil, nil, err
+	}
+	st := &State{Pad: pad, Pos: s, Len: T, padT: m.ints(pad, b), one: m.ints([]int{1})}
+	var logits *tensor.Tensor
+	err = tensor.Catch(func() {
+		logits, st.KV = m.prefill(m.Params, m.ints(flat(padded), b, s), st.padT, m.ints([]int{0}), nil, kv)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := floats(logits)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, v, nil
+}
+
+// Step feeds one token per row (ids[r] for row r) at cache slot st.Pos,
+// advances st.Pos, and returns the logits of the next token ([B·vocab]).
+func (m *Model) Step(st *State, ids []int) ([]float32, error) {
+	b := len(st.Pad)
+	if len(ids) != b {
+		return nil, fmt.Errorf("gpt2: %d ids for a batch of %d", len(ids), b)
+	}
+	if st.Pos >= st.Len {
+		return nil, fmt.Errorf("gpt2: the cache's %d slots are full", st.Len)
+	}
+	if st.KV == nil {
+		return nil, fmt.Errorf("gpt2: the state's cache is gone (a step failed)")
+	}
+	for _, id := range ids {
+		if id < 0 || id >= m.Config.VocabSize {
+			return nil, fmt.Errorf("gpt2: token id %d is out of the vocabulary [0, %d)", id, m.Config.VocabSize)
+		}
+	}
+	var logits *tensor.Tensor
+	err := tensor.Catch(func() {
+		logits, st.KV = m.decode(m.Params, m.ints(ids, b, 1), st.padT, m.ints([]int{st.Pos}), st.one, st.KV)
+	})
+	if err != nil {
+		st.KV = nil
 		return nil, err
 	}
+	st.Pos++
+	return floats(logits)
+}
+
+// Release gives the state's cache back to the model, for the next
+// Prefill of the same shape to reuse.
+func (m *Model) Release(st *State) {
+	if st.KV != nil {
+		m.cache, st.KV = st.KV, nil
+	}
+}
+
+// Generate continues each prompt (token ids; the prompts may differ in
+// length: they are left-padded, with the padding masked out, as Hugging
+// Face does with padding_side="left") by up to MaxNewTokens tokens.
+func (m *Model) Generate(prompts [][]int, o GenerateOptions) (*Result, error) {
+	cfg := m.Config
+	stop := o.Stop
+	if stop == nil {
+		stop = []int{cfg.EOS}
+	}
+	b := len(prompts)
 	res := &Result{IDs: make([][]int, b)}
 	done := make([]bool, b)
 	rng := rand.New(rand.NewPCG(o.Sampling.Seed, 0x5354454c41))
-	padT := m.ints(pad, b)
-	one := m.ints([]int{1})
 	next := make([]int, b)
-	choose := func(logits *tensor.Tensor) error {
-		v, err := floats(logits)
-		if err != nil {
-			return err
-		}
+	choose := func(v []float32) {
 		V := cfg.VocabSize
 		for r := range b {
 			if done[r] {
@@ -262,39 +330,25 @@ func (m *Model) Generate(prompts [][]int, o GenerateOptions) (*Result, error) {
 			}
 			done[r] = slices.Contains(stop, next[r])
 		}
-		return nil
 	}
 	start := time.Now()
-	var logits *tensor.Tensor
-	err = tensor.Catch(func() {
-		logits, kv = m.prefill(m.Params, m.ints(flat(padded), b, s), padT, m.ints([]int{0}), nil, kv)
-	})
+	st, v, err := m.Prefill(prompts, o.MaxNewTokens)
 	if err != nil {
-		m.cache = nil
 		return nil, err
 	}
-	if err := choose(logits); err != nil {
-		m.cache = nil
-		return nil, err
-	}
+	defer m.Release(st)
+	choose(v)
 	res.Prefill = time.Since(start)
 	start = time.Now()
 	for step := 1; step < o.MaxNewTokens && slices.Contains(done, false); step++ {
-		pos := m.ints([]int{s + step - 1})
-		err := tensor.Catch(func() {
-			logits, kv = m.decode(m.Params, m.ints(next, b, 1), padT, pos, one, kv)
-		})
-		if err == nil {
-			err = choose(logits)
-		}
+		v, err := m.Step(st, next)
 		if err != nil {
-			m.cache = nil
 			return nil, err
 		}
+		choose(v)
 		res.Steps++
 	}
 	res.Decode = time.Since(start)
-	m.cache = kv
 	return res, nil
 }
 
