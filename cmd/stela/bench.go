@@ -55,6 +55,7 @@ var benchWorkloads = []struct {
 	{"W4", "MLP 784-1024-1024-10 training step, batch 256, compiled", benchW4},
 	{"W5", "GPT-2-small block forward, eager and compiled", benchW5},
 	{"W6", "compile latency of W5: fresh process, warm disk cache, same process", benchW6},
+	{"W7", "GPT-2 small inference: prefill 128 tokens, decode 128 with the KV cache, batch 1 and 8 (bench_w7.go)", benchW7},
 }
 
 // w1Ops is W1's chain length.
@@ -99,9 +100,10 @@ func benchTorchAll() []torchMetric {
 	for _, n := range w3Sizes {
 		out = append(out, torchMetric{"W3", torchEager, w3Metric(n)})
 	}
-	return append(out,
+	out = append(out,
 		torchMetric{"W4", torchEager, w4Metric}, torchMetric{"W4", "torch-jit-trace", w4Metric},
 		torchMetric{"W5", torchEager, w5Metric})
+	return append(out, w7TorchMetrics()...)
 }
 
 // benchTorchMetrics lists PyTorch's measurements as torch_bench.py --list
@@ -209,7 +211,7 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench")
 	asJSON := fs.Bool("json", false, "print one JSON object per line")
 	markdown := fs.Bool("markdown", false, "print the results as the markdown table of docs/performance.md (the lines go to stderr)")
-	workloads := fs.String("workload", "", "the workloads to run, comma-separated: `W1,...` (default all: W1,W2,W3,W4,W5,W6)")
+	workloads := fs.String("workload", "", "the workloads to run, comma-separated: `W1,...` (default all: W1,W2,W3,W4,W5,W6,W7)")
 	runs := fs.Int("runs", 5, "`N` timed runs per measurement, after one warm-up; the median is reported")
 	device := fs.String("device", "cpu", "the `DEVICE` to run on (cpu, cpu:1, cuda, host, ...)")
 	torch := fs.Bool("torch", false, "also run the workloads in PyTorch (torch_bench.py, built into stela) and check the targets against it; exit 1 when PyTorch cannot run")
@@ -1306,7 +1308,7 @@ func checkBenchTargets(rs []benchResult, torch bool) []benchTarget {
 			})
 		}
 	}
-	return ts
+	return append(ts, w7Targets(find, torch)...)
 }
 
 func (b *bencher) printTargets(ts []benchTarget, tb *torchBench) {
