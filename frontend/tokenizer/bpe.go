@@ -77,6 +77,9 @@ func (t *Tokenizer) mergeScan(syms []int32) []int32 {
 // BPE does; the result equals mergeScan's.
 func (t *Tokenizer) mergeHeap(syms []int32) []int32 {
 	n := len(syms)
+	if n < 2 {
+		return syms
+	}
 	prev := make([]int32, n)
 	nxt := make([]int32, n)
 	alive := make([]bool, n)

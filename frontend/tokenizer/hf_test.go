@@ -1,7 +1,6 @@
 package tokenizer
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -341,4 +340,3 @@ func splitStrings(rng *rand.Rand, n int) []string {
 	return slices.Concat(out, trickyLines)
 }
 
-var _ = bufio.NewReader

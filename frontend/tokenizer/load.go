@@ -1,7 +1,6 @@
 package tokenizer
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -86,25 +85,28 @@ func readEOS(path string) (string, error) {
 // <|endoftext|>, when in the vocabulary, is a special token, as
 // transformers' GPT2Tokenizer makes it.
 func LoadVocabMerges(vocabPath, mergesPath string) (*Tokenizer, error) {
-	t := newTokenizer()
-	data, err := os.ReadFile(vocabPath)
+	vocab, err := os.ReadFile(vocabPath)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
-	if err := t.readVocab(vocabPath, data, ""); err != nil {
+	merges, err := os.ReadFile(mergesPath)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	return parseVocabMerges(vocabPath, vocab, mergesPath, merges)
+}
+
+// parseVocabMerges is LoadVocabMerges of the files' contents.
+func parseVocabMerges(vocabPath string, vocab []byte, mergesPath string, mergesData []byte) (*Tokenizer, error) {
+	t := newTokenizer()
+	if err := t.readVocab(vocabPath, vocab, ""); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(mergesPath)
-	if err != nil {
-		return nil, fmt.Errorf("tokenizer: %w", err)
-	}
-	defer f.Close()
 	var merges [][2]string
 	var lines []int
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSuffix(sc.Text(), "\r")
+	for n, line := range strings.Split(string(mergesData), "\n") {
+		n++
+		line = strings.TrimSuffix(line, "\r")
 		if strings.HasPrefix(line, "#version") || line == "" {
 			continue
 		}
@@ -114,9 +116,6 @@ func LoadVocabMerges(vocabPath, mergesPath string) (*Tokenizer, error) {
 		}
 		merges = append(merges, [2]string{a, b})
 		lines = append(lines, n)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("tokenizer: reading %s: %w", mergesPath, err)
 	}
 	if err := t.setMerges(merges, func(i int) string { return fmt.Sprintf("%s:%d", mergesPath, lines[i]) }); err != nil {
 		return nil, err
@@ -177,6 +176,11 @@ func LoadJSON(path string) (*Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
+	return parseJSON(path, data)
+}
+
+// parseJSON is LoadJSON of the file's contents.
+func parseJSON(path string, data []byte) (*Tokenizer, error) {
 	var f hfFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, jsonError(path, data, err)
