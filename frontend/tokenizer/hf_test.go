@@ -339,4 +339,3 @@ func splitStrings(rng *rand.Rand, n int) []string {
 	}
 	return slices.Concat(out, trickyLines)
 }
-
