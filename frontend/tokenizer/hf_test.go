@@ -24,23 +24,22 @@ import (
 func hfPython(t *testing.T) *exec.Cmd {
 	t.Helper()
 	dir := os.Getenv("STELA_HF_PYTHONPATH")
-	// Debian's python3 (with numpy, which transformers imports) before
-	// another on PATH.
-	py, err := exec.LookPath("/usr/bin/python3")
-	if err != nil {
-		py, err = exec.LookPath("python3")
-	}
-	if dir == "" || err != nil {
+	if dir == "" || pythonPath() == "" {
 		msg := "set STELA_HF_PYTHONPATH to a directory with tokenizers 0.19.1 and transformers 4.40.2 (.ci/run installs them) and have python3"
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("the Hugging Face cross-check is required in CI: %s", msg)
 		}
 		t.Skip(msg)
 	}
-	cmd := exec.Command(py, filepath.Join("testdata", "hf_oracle.py"))
-	env := []string{"PYTHONPATH=" + dir, "HF_HUB_OFFLINE=1", "TRANSFORMERS_OFFLINE=1", "TOKENIZERS_PARALLELISM=true", "TRANSFORMERS_VERBOSITY=error"}
+	return hfPythonCmd(filepath.Join("testdata", "hf_oracle.py"))
+}
+
+// hfPythonCmd runs a Python script with $STELA_HF_PYTHONPATH, offline.
+func hfPythonCmd(script string) *exec.Cmd {
+	cmd := exec.Command(pythonPath(), script)
+	env := []string{"PYTHONPATH=" + os.Getenv("STELA_HF_PYTHONPATH"), "HF_HUB_OFFLINE=1", "TRANSFORMERS_OFFLINE=1", "TOKENIZERS_PARALLELISM=true", "TRANSFORMERS_VERBOSITY=error"}
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "PYTHONPATH=") {
+		if !strings.HasPrefix(e, "PYTHONPATH=") && !strings.HasPrefix(e, "HF_HUB_OFFLINE=") {
 			env = append(env, e)
 		}
 	}
@@ -48,9 +47,20 @@ func hfPython(t *testing.T) *exec.Cmd {
 	return cmd
 }
 
+// pythonPath returns Debian's python3 (with numpy, which transformers
+// imports), else the python3 on PATH, else "".
+func pythonPath() string {
+	for _, p := range []string{"/usr/bin/python3", "python3"} {
+		if py, err := exec.LookPath(p); err == nil {
+			return py
+		}
+	}
+	return ""
+}
+
 // trainingFiles returns Go's own sources (not tests) from a few packages
 // of $GOROOT/src, about limit bytes: the BPE's training text.
-func trainingFiles(t *testing.T, limit int64) []string {
+func trainingFiles(t testing.TB, limit int64) []string {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	var files []string
 	var total int64
@@ -79,7 +89,7 @@ func trainingFiles(t *testing.T, limit int64) []string {
 // evalLines returns n lines of text other than the training text, mixed
 // from Go's documentation, Go's test programs (which hold much non-ASCII
 // text), the Debian licenses when present, and hand-written lines.
-func evalLines(t *testing.T, n int) []string {
+func evalLines(t testing.TB, n int) []string {
 	var sources [][]string
 	readLines := func(paths []string) []string {
 		var out []string
