@@ -86,9 +86,8 @@ func BenchmarkEncode(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
 			b.StopTimer()
-			tok.mu.Lock()
-			tok.cache = map[string][]int32{}
-			tok.mu.Unlock()
+			tok.cache.Clear()
+			tok.cacheCount.Store(0)
 			b.StartTimer()
 			tok.Encode(text)
 		}

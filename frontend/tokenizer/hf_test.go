@@ -179,6 +179,8 @@ type hfResult struct {
 	Variants           map[string][][]int `json:"variants"`
 	SplitRegex         [][]int            `json:"split_regex"`
 	SplitHF            [][]int            `json:"split_hf"`
+	FastVariantLines   [][]int            `json:"fast_variant_lines"`
+	EOSTokenID         int                `json:"eos_token_id"`
 }
 
 // TestHuggingFace trains a byte-level BPE with Hugging Face's tokenizers on
@@ -308,6 +310,18 @@ func TestHuggingFace(t *testing.T) {
 		}
 		for i, line := range vl {
 			check(name+" variant, ids of "+fmt.Sprintf("%q", line), i, v.Encode(line), res.Variants[name][i])
+		}
+	}
+	for _, sub := range []string{"fast", "slow"} {
+		d, err := Load(filepath.Join(dir, sub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eos, ok := d.EOS(); !ok || eos != res.EOSTokenID {
+			t.Errorf("EOS of transformers' %s tokenizer directory: %d, %v; transformers %d", sub, eos, ok, res.EOSTokenID)
+		}
+		for i, line := range vl {
+			check("transformers' "+sub+" directory, ids of "+fmt.Sprintf("%q", line), i, d.Encode(line), res.FastVariantLines[i])
 		}
 	}
 	if bad > 10 {

@@ -464,6 +464,12 @@ func (t *Tokenizer) finish(added []addedToken, path string) error {
 		}
 		return len(a) > len(b)
 	})
+	for c := 0; c < 256; c++ {
+		t.addedAt[c+1] = t.addedAt[c]
+		for int(t.addedAt[c+1]) < len(t.added) && t.added[t.addedAt[c+1]].content[0] == byte(c) {
+			t.addedAt[c+1]++
+		}
+	}
 	return nil
 }
 

@@ -14,8 +14,8 @@
 package tokenizer
 
 import (
-	"sort"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -42,8 +42,10 @@ type Tokenizer struct {
 	unk            int32
 	eos            int
 
-	mu    sync.RWMutex
-	cache map[string][]int32
+	addedAt [257]int32 // added[addedAt[c]:addedAt[c+1]] start with byte c
+
+	cache      sync.Map // word → []int32, the ids of words encoded before
+	cacheCount atomic.Int32
 }
 
 // An addedToken is matched in the text before pre-tokenization and becomes
@@ -67,7 +69,6 @@ func newTokenizer() *Tokenizer {
 		useRegex: true,
 		unk:      -1,
 		eos:      -1,
-		cache:    map[string][]int32{},
 	}
 	for i := range t.byteID {
 		t.byteID[i], t.fallbackID[i] = -1, -1
@@ -167,11 +168,8 @@ func (t *Tokenizer) encodeOrdinary(out []int, text string) []int {
 // encodeWord appends the ids of one pre-tokenized piece, from the cache
 // when it has them.
 func (t *Tokenizer) encodeWord(out []int, w string) []int {
-	t.mu.RLock()
-	ids, ok := t.cache[w]
-	t.mu.RUnlock()
-	if ok {
-		for _, id := range ids {
+	if v, ok := t.cache.Load(w); ok {
+		for _, id := range v.([]int32) {
 			out = append(out, int(id))
 		}
 		return out
@@ -183,11 +181,11 @@ func (t *Tokenizer) encodeWord(out []int, w string) []int {
 		for i, id := range out[n:] {
 			ids[i] = int32(id)
 		}
-		t.mu.Lock()
-		if len(t.cache) < cacheEntries {
-			t.cache[w] = ids
+		if t.cacheCount.Load() < cacheEntries {
+			if _, loaded := t.cache.LoadOrStore(w, ids); !loaded {
+				t.cacheCount.Add(1)
+			}
 		}
-		t.mu.Unlock()
 	}
 	return out
 }
@@ -202,6 +200,10 @@ func (t *Tokenizer) findAdded(text string) []span {
 	var spans []span
 	prevEnd := 0
 	for i := 0; i < len(text); {
+		if t.addedAt[text[i]] == t.addedAt[int(text[i])+1] {
+			i++
+			continue
+		}
 		a := t.matchAdded(text, i)
 		if a == nil {
 			i++
@@ -242,8 +244,7 @@ func (t *Tokenizer) findAdded(text string) []span {
 // matchAdded returns the longest added token at text[i:], or nil.
 func (t *Tokenizer) matchAdded(text string, i int) *addedToken {
 	c := text[i]
-	k := sort.Search(len(t.added), func(k int) bool { return t.added[k].content[0] >= c })
-	for ; k < len(t.added) && t.added[k].content[0] == c; k++ {
+	for k := t.addedAt[c]; k < t.addedAt[int(c)+1]; k++ {
 		a := &t.added[k]
 		if len(text)-i >= len(a.content) && text[i:i+len(a.content)] == a.content {
 			return a
@@ -272,13 +273,13 @@ func startsWithWord(s string) bool {
 // as one U+FFFD, as Hugging Face does. Special tokens are included as
 // their text; ids that are no token's are skipped.
 func (t *Tokenizer) Decode(ids []int) string {
-	return string(appendLossy(nil, t.appendBytes(nil, ids, false)))
+	return lossyString(t.appendBytes(nil, ids, false))
 }
 
 // DecodeSkipSpecial is Decode without the special tokens
 // (skip_special_tokens=True).
 func (t *Tokenizer) DecodeSkipSpecial(ids []int) string {
-	return string(appendLossy(nil, t.appendBytes(nil, ids, true)))
+	return lossyString(t.appendBytes(nil, ids, true))
 }
 
 // DecodeBytes returns the raw bytes of ids, before UTF-8 validation.
@@ -323,7 +324,7 @@ func (d *StreamDecoder) Add(ids ...int) string {
 	if keep == len(d.pending) {
 		return ""
 	}
-	s := string(appendLossy(nil, d.pending[:len(d.pending)-keep]))
+	s := lossyString(d.pending[:len(d.pending)-keep])
 	d.pending = append(d.pending[:0], d.pending[len(d.pending)-keep:]...)
 	return s
 }
@@ -331,7 +332,7 @@ func (d *StreamDecoder) Add(ids ...int) string {
 // Flush returns what is held (an incomplete character, as U+FFFD) and
 // empties d.
 func (d *StreamDecoder) Flush() string {
-	s := string(appendLossy(nil, d.pending))
+	s := lossyString(d.pending)
 	d.pending = d.pending[:0]
 	return s
 }

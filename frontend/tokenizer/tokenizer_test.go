@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -337,5 +338,36 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := LoadVocabMerges(filepath.Join(dir, "vocab.json"), filepath.Join(dir, "nope.txt")); err == nil || !strings.Contains(err.Error(), "nope.txt") {
 		t.Errorf("missing merges: %v", err)
+	}
+}
+
+// TestConcurrent encodes from several goroutines at once (run with -race).
+func TestConcurrent(t *testing.T) {
+	tok := smallTokenizer(t)
+	texts := append([]string{}, trickyLines...)
+	want := make([][]int, len(texts))
+	ref := smallTokenizer(t)
+	for i, s := range texts {
+		want[i] = ref.Encode(s)
+	}
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			for k := 0; k < 20; k++ {
+				for i := range texts {
+					j := (i + g*7 + k) % len(texts)
+					if got := tok.Encode(texts[j]); !slices.Equal(got, want[j]) {
+						done <- fmt.Errorf("goroutine %d: Encode(%q) = %v, want %v", g, texts[j], got, want[j])
+						return
+					}
+				}
+			}
+			done <- nil
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -48,6 +48,14 @@ res["slow"] = [slow.encode(l) for l in lines[:n]]
 res["slow_decoded"] = [slow.decode(ids, clean_up_tokenization_spaces=False) for ids in res["slow"]]
 res["slow_id_lists_decoded"] = [slow.decode(ids, clean_up_tokenization_spaces=False) for ids in job["id_lists"]]
 
+# The directories transformers writes (save_pretrained): the fast
+# tokenizer's has tokenizer.json, the slow one's vocab.json and merges.txt;
+# both have tokenizer_config.json and special_tokens_map.json.
+fast.save_pretrained(os.path.join(out_dir, "fast"))
+slow.save_pretrained(os.path.join(out_dir, "slow"))
+res["fast_variant_lines"] = fast(job["variant_lines"], add_special_tokens=False)["input_ids"]
+res["eos_token_id"] = fast.eos_token_id
+
 # Variants of the pipeline, each saved for the Go side and its ids returned.
 variants = {}
 def variant(name, t, texts):
