@@ -341,7 +341,7 @@ func variantLines(base []string) []string {
 	out := []string{
 		"a <mask> b", "a<mask>b", "a   <mask>   b", "<mask>", "  <mask>", "x <sep>  y", "x<sep>\n\ny", "<sep>",
 		"func main", "funcs", "myfunc", "a func b", " func", "func_x", "(func)", "return nil", "xreturn nil",
-		"ret", "return", "retreturn nil", "<mask><sep><mask>", "<|endoftext|> <mask>", "  <mask> <sep>  ",
+		"ret", "return", "retreturn nil", "if err != nil", "if err == nil", "if err!= x", "<mask><sep><mask>", "<|endoftext|> <mask>", "  <mask> <sep>  ",
 	}
 	return append(out, base...)
 }

@@ -279,7 +279,7 @@ func parseJSON(path string, data []byte) (*Tokenizer, error) {
 		if vid, ok := t.vocab[a.Content]; ok && int64(vid) != id {
 			return nil, bad("added_tokens[%d]: %q has id %d but model.vocab gives it %d", i, a.Content, id, vid)
 		}
-		added = append(added, addedToken{content: a.Content, id: int(id), singleWord: a.SingleWord, lstrip: a.LStrip, rstrip: a.RStrip, special: a.Special})
+		added = append(added, addedToken{content: a.Content, id: int(id), singleWord: a.SingleWord, lstrip: a.LStrip, rstrip: a.RStrip, normalized: a.Normalized, special: a.Special})
 	}
 	if err := t.finish(added, path); err != nil {
 		return nil, err
@@ -452,22 +452,29 @@ func (t *Tokenizer) finish(added []addedToken, path string) error {
 			continue
 		}
 		seen[a.content] = true
-		t.added = append(t.added, a)
+		pass := 0
+		if a.normalized {
+			pass = 1
+		}
+		t.added[pass].tokens = append(t.added[pass].tokens, a)
 		if a.special {
 			t.special[a.id] = true
 		}
 	}
-	sort.SliceStable(t.added, func(i, j int) bool {
-		a, b := t.added[i].content, t.added[j].content
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		return len(a) > len(b)
-	})
-	for c := 0; c < 256; c++ {
-		t.addedAt[c+1] = t.addedAt[c]
-		for int(t.addedAt[c+1]) < len(t.added) && t.added[t.addedAt[c+1]].content[0] == byte(c) {
-			t.addedAt[c+1]++
+	for k := range t.added {
+		set := &t.added[k]
+		sort.SliceStable(set.tokens, func(i, j int) bool {
+			a, b := set.tokens[i].content, set.tokens[j].content
+			if a[0] != b[0] {
+				return a[0] < b[0]
+			}
+			return len(a) > len(b)
+		})
+		for c := 0; c < 256; c++ {
+			set.at[c+1] = set.at[c]
+			for int(set.at[c+1]) < len(set.tokens) && set.tokens[set.at[c+1]].content[0] == byte(c) {
+				set.at[c+1]++
+			}
 		}
 	}
 	return nil

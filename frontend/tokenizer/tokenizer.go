@@ -31,8 +31,11 @@ type Tokenizer struct {
 	fallbackID [256]int32 // id of "<0xXX>" for byte fallback, -1 if none
 	rawVocab   map[string]int32
 
-	added   []addedToken // added tokens that split the text, longest first within a first byte
-	special []bool       // id → special (skipped by DecodeSkipSpecial)
+	// The added tokens that split the text, matched in two passes as
+	// Hugging Face does: first those with normalized false over the whole
+	// text, then those with normalized true in the pieces between.
+	added   [2]addedSet
+	special []bool // id → special (skipped by DecodeSkipSpecial)
 
 	addPrefixSpace bool
 	useRegex       bool
@@ -41,8 +44,6 @@ type Tokenizer struct {
 	fuseUnk        bool
 	unk            int32
 	eos            int
-
-	addedAt [257]int32 // added[addedAt[c]:addedAt[c+1]] start with byte c
 
 	cache      sync.Map // word → []int32, the ids of words encoded before
 	cacheCount atomic.Int32
@@ -54,7 +55,14 @@ type addedToken struct {
 	content                    string
 	id                         int
 	singleWord, lstrip, rstrip bool
-	special                    bool
+	normalized, special        bool
+}
+
+// An addedSet is added tokens sorted by first byte, longest first among
+// equals; tokens[at[c]:at[c+1]] start with byte c.
+type addedSet struct {
+	tokens []addedToken
+	at     [257]int32
 }
 
 const (
@@ -108,9 +116,11 @@ func (t *Tokenizer) EOS() (int, bool) {
 // SpecialTokens returns the special added tokens and their ids.
 func (t *Tokenizer) SpecialTokens() map[string]int {
 	m := map[string]int{}
-	for _, a := range t.added {
-		if a.special {
-			m[a.content] = a.id
+	for _, set := range t.added {
+		for _, a := range set.tokens {
+			if a.special {
+				m[a.content] = a.id
+			}
 		}
 	}
 	return m
@@ -127,20 +137,28 @@ func (t *Tokenizer) IsSpecial(id int) bool {
 // valid UTF-8 is encoded byte by byte like any other (each invalid byte
 // pre-tokenizes as a symbol character).
 func (t *Tokenizer) Encode(text string) []int {
-	out := make([]int, 0, len(text)/3+1)
-	if len(t.added) == 0 {
+	return t.encodeAdded(make([]int, 0, len(text)/3+1), text, 0)
+}
+
+// encodeAdded encodes text from added-token pass pass on.
+func (t *Tokenizer) encodeAdded(out []int, text string, pass int) []int {
+	if pass == len(t.added) {
 		return t.encodeOrdinary(out, text)
 	}
+	set := &t.added[pass]
+	if len(set.tokens) == 0 {
+		return t.encodeAdded(out, text, pass+1)
+	}
 	start := 0
-	for _, m := range t.findAdded(text) {
+	for _, m := range set.find(text) {
 		if m.start > start {
-			out = t.encodeOrdinary(out, text[start:m.start])
+			out = t.encodeAdded(out, text[start:m.start], pass+1)
 		}
 		out = append(out, m.id)
 		start = m.end
 	}
 	if start < len(text) {
-		out = t.encodeOrdinary(out, text[start:])
+		out = t.encodeAdded(out, text[start:], pass+1)
 	}
 	return out
 }
@@ -192,19 +210,19 @@ func (t *Tokenizer) encodeWord(out []int, w string) []int {
 
 type span struct{ start, end, id int }
 
-// findAdded finds the added tokens in text as Hugging Face's
+// find finds the added tokens in text as Hugging Face's
 // AddedVocabulary does: leftmost-longest non-overlapping matches, less
 // single-word tokens inside words, with lstrip and rstrip taking the
 // whitespace before and after.
-func (t *Tokenizer) findAdded(text string) []span {
+func (set *addedSet) find(text string) []span {
 	var spans []span
 	prevEnd := 0
 	for i := 0; i < len(text); {
-		if t.addedAt[text[i]] == t.addedAt[int(text[i])+1] {
+		if set.at[text[i]] == set.at[int(text[i])+1] {
 			i++
 			continue
 		}
-		a := t.matchAdded(text, i)
+		a := set.match(text, i)
 		if a == nil {
 			i++
 			continue
@@ -241,11 +259,11 @@ func (t *Tokenizer) findAdded(text string) []span {
 	return spans
 }
 
-// matchAdded returns the longest added token at text[i:], or nil.
-func (t *Tokenizer) matchAdded(text string, i int) *addedToken {
+// match returns the longest added token at text[i:], or nil.
+func (set *addedSet) match(text string, i int) *addedToken {
 	c := text[i]
-	for k := t.addedAt[c]; k < t.addedAt[int(c)+1]; k++ {
-		a := &t.added[k]
+	for k := set.at[c]; k < set.at[int(c)+1]; k++ {
+		a := &set.tokens[k]
 		if len(text)-i >= len(a.content) && text[i:i+len(a.content)] == a.content {
 			return a
 		}

@@ -66,7 +66,7 @@ vt = job["variant_lines"]
 t = Tokenizer.from_file(os.path.join(out_dir, "tokenizer.json"))
 t.add_special_tokens([AddedToken("<mask>", lstrip=True), AddedToken("<sep>", rstrip=True)])
 t.add_tokens([AddedToken("func", single_word=True), AddedToken("return nil", normalized=False),
-              AddedToken("ret")])
+              AddedToken("ret"), AddedToken("if err"), AddedToken("err !=", normalized=False)])
 variant("added", t, vt)
 t = Tokenizer.from_file(os.path.join(out_dir, "tokenizer.json"))
 t.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
