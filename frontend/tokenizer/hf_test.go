@@ -199,7 +199,7 @@ func TestHuggingFace(t *testing.T) {
 		"vocab_size":    8000,
 		"lines":         lines,
 		"full_text":     strings.Join(lines[:3000], "\n"),
-		"slow_lines":    2000,
+		"slow_lines":    10000,
 		"split_strings": splitStrings(rng, 600),
 		"variant_lines": variantLines(lines[:500]),
 	}
