@@ -1,6 +1,10 @@
 """Hugging Face tokenizers' (Rust) encode throughput for frontend/tokenizer's
-BenchmarkEncode: trains the same BPE as the Go side loads, then times
-encoding the same text. Job (JSON) on stdin, results (JSON) on stdout."""
+BenchmarkEncode: trains the same BPE that the Go side then loads, and times
+encoding the same text whenever asked, so that the two are measured side
+by side. Reads a job (JSON) as the first line of stdin and writes one JSON
+line; then, for each line "encode" or "batch" it reads, writes the median
+MB/s of 5 timed runs (after a warm-up run) of tok.encode(text) (one
+thread) or tok.encode_batch(lines) (all cores)."""
 import json
 import os
 import statistics
@@ -9,28 +13,28 @@ import time
 
 from tokenizers import ByteLevelBPETokenizer, Tokenizer
 
-job = json.load(sys.stdin)
+job = json.loads(sys.stdin.readline())
 bpe = ByteLevelBPETokenizer()
 bpe.train(job["train_files"], vocab_size=job["vocab_size"], min_frequency=2,
           special_tokens=["<|endoftext|>"], show_progress=False)
 path = os.path.join(job["out_dir"], "tokenizer.json")
 bpe.save(path)
 tok = Tokenizer.from_file(path)
-text, lines = job["text"], job["text"].split("\n")
+text = job["text"]
+lines = text.split("\n")
 nbytes = len(text.encode())
+print(json.dumps({"tokens": len(tok.encode(text, add_special_tokens=False).ids)}), flush=True)
 
-def median_mbps(f, reps=7):
-    f()  # warm the cache, as the Go side's b.N loop does
+runs = {
+    "encode": lambda: tok.encode(text, add_special_tokens=False),
+    "batch": lambda: tok.encode_batch(lines, add_special_tokens=False),
+}
+for cmd in sys.stdin:
+    f = runs[cmd.strip()]
+    f()
     times = []
-    for _ in range(reps):
+    for _ in range(5):
         t0 = time.perf_counter()
         f()
         times.append(time.perf_counter() - t0)
-    return nbytes / statistics.median(times) / 1e6
-
-res = {
-    "encode_mbps": median_mbps(lambda: tok.encode(text, add_special_tokens=False)),
-    "encode_batch_mbps": median_mbps(lambda: tok.encode_batch(lines, add_special_tokens=False)),
-    "tokens": len(tok.encode(text, add_special_tokens=False).ids),
-}
-json.dump(res, sys.stdout)
+    print(nbytes / statistics.median(times) / 1e6, flush=True)
