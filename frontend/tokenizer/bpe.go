@@ -28,10 +28,11 @@ func (t *Tokenizer) bpe(out []int, piece string) []int {
 			continue
 		}
 		// A byte whose symbol is not in the vocabulary: byte fallback's
-		// <0xXX> token, else the unknown token (consecutive ones fused with
-		// fuse_unk), else dropped, as Hugging Face's BPE does.
-		if t.byteFallback && t.fallbackID[piece[i]] >= 0 {
-			syms = append(syms, t.fallbackID[piece[i]])
+		// <0xXX> tokens of the symbol's UTF-8 bytes, else the unknown token
+		// (consecutive ones fused with fuse_unk), else dropped, as Hugging
+		// Face's BPE does.
+		if t.byteFallback && t.fallback[piece[i]] != nil {
+			syms = append(syms, t.fallback[piece[i]]...)
 			continue
 		}
 		if t.unk >= 0 {

@@ -442,9 +442,16 @@ func (t *Tokenizer) finish(added []addedToken, path string) error {
 		if id, ok := t.vocab[string(byteRune[b])]; ok {
 			t.byteID[b] = int32(id)
 		}
-		if id, ok := t.vocab[fmt.Sprintf("<0x%02X>", b)]; ok {
-			t.fallbackID[b] = int32(id)
+		var seq []int32
+		for _, c := range []byte(string(byteRune[b])) {
+			id, ok := t.vocab[fmt.Sprintf("<0x%02X>", c)]
+			if !ok {
+				seq = nil
+				break
+			}
+			seq = append(seq, int32(id))
 		}
+		t.fallback[b] = seq
 	}
 	seen := map[string]bool{}
 	for _, a := range added {

@@ -28,7 +28,7 @@ type Tokenizer struct {
 	merges map[uint64]merge
 
 	byteID     [256]int32 // id of the one-byte token of each byte, -1 if none
-	fallbackID [256]int32 // id of "<0xXX>" for byte fallback, -1 if none
+	fallback   [256][]int32 // byte fallback: the "<0xXX>" ids of the UTF-8 bytes of a byte's rune, nil if one is missing
 	rawVocab   map[string]int32
 
 	// The added tokens that split the text, matched in two passes as
@@ -79,7 +79,7 @@ func newTokenizer() *Tokenizer {
 		eos:      -1,
 	}
 	for i := range t.byteID {
-		t.byteID[i], t.fallbackID[i] = -1, -1
+		t.byteID[i] = -1
 	}
 	return t
 }
