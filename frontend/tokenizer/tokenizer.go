@@ -27,9 +27,9 @@ type Tokenizer struct {
 	bytes  [][]byte       // id → the bytes it decodes to
 	merges map[uint64]merge
 
-	byteID     [256]int32 // id of the one-byte token of each byte, -1 if none
-	fallback   [256][]int32 // byte fallback: the "<0xXX>" ids of the UTF-8 bytes of a byte's rune, nil if one is missing
-	rawVocab   map[string]int32
+	byteID   [256]int32   // id of the one-byte token of each byte, -1 if none
+	fallback [256][]int32 // byte fallback: the "<0xXX>" ids of the UTF-8 bytes of a byte's rune, nil if one is missing
+	rawVocab map[string]int32
 
 	// The added tokens that split the text, matched in two passes as
 	// Hugging Face does: first those with normalized false over the whole
