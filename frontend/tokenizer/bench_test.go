@@ -117,8 +117,7 @@ func BenchmarkEncode(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
 			b.StopTimer()
-			tok.cache.Clear()
-			tok.cacheCount.Store(0)
+			tok.cache.reset()
 			b.StartTimer()
 			tok.Encode(text)
 		}

@@ -14,8 +14,6 @@
 package tokenizer
 
 import (
-	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -45,8 +43,7 @@ type Tokenizer struct {
 	unk            int32
 	eos            int
 
-	cache      sync.Map // word → []int32, the ids of words encoded before
-	cacheCount atomic.Int32
+	cache wordCache
 }
 
 // An addedToken is matched in the text before pre-tokenization and becomes
@@ -64,11 +61,6 @@ type addedSet struct {
 	tokens []addedToken
 	at     [257]int32
 }
-
-const (
-	cacheEntries = 1 << 16 // words; the cache stops growing when full
-	cacheWordLen = 256     // longer words are not cached
-)
 
 func newTokenizer() *Tokenizer {
 	t := &Tokenizer{
@@ -176,18 +168,24 @@ func (t *Tokenizer) encodeOrdinary(out []int, text string) []int {
 	if t.addPrefixSpace && text[0] != ' ' {
 		text = " " + text
 	}
+	cache := t.cache.snapshot()
 	if !t.useRegex {
-		return t.encodeWord(out, text)
+		return t.encodeWord(out, text, &cache)
 	}
-	splitGPT2(text, func(piece string) { out = t.encodeWord(out, piece) })
+	splitGPT2(text, func(piece string) { out = t.encodeWord(out, piece, &cache) })
 	return out
 }
 
 // encodeWord appends the ids of one pre-tokenized piece, from the cache
-// when it has them.
-func (t *Tokenizer) encodeWord(out []int, w string) []int {
-	if v, ok := t.cache.Load(w); ok {
-		for _, id := range v.([]int32) {
+// when it has them; *cache is the caller's snapshot of it, renewed on a
+// miss.
+func (t *Tokenizer) encodeWord(out []int, w string, cache *map[string][]int32) []int {
+	ids, ok := (*cache)[w]
+	if !ok && len(w) <= cacheWordLen {
+		*cache, ids, ok = t.cache.lookup(w)
+	}
+	if ok {
+		for _, id := range ids {
 			out = append(out, int(id))
 		}
 		return out
@@ -199,11 +197,7 @@ func (t *Tokenizer) encodeWord(out []int, w string) []int {
 		for i, id := range out[n:] {
 			ids[i] = int32(id)
 		}
-		if t.cacheCount.Load() < cacheEntries {
-			if _, loaded := t.cache.LoadOrStore(w, ids); !loaded {
-				t.cacheCount.Add(1)
-			}
-		}
+		t.cache.add(w, ids)
 	}
 	return out
 }
