@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var bench struct {
@@ -81,26 +83,59 @@ func benchSetup(b *testing.B) {
 	}
 }
 
-// hfMBps has the Python process time tokenizers' "encode" or "batch".
-func hfMBps(b *testing.B, what string) float64 {
+// hfMBps has the Python process time tokenizers' "encode" or "batch": MB
+// per second of wall time and of the process's CPU time.
+func hfMBps(b *testing.B, what string) (wall, cpu float64) {
 	fmt.Fprintln(bench.hf.in, what)
 	line, err := bench.hf.out.ReadString('\n')
 	if err != nil {
 		b.Fatalf("hf_bench.py: %v", err)
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(line), 64)
-	if err != nil {
+	f := strings.Fields(line)
+	if len(f) != 2 {
 		b.Fatalf("hf_bench.py: %q", line)
 	}
-	return v
+	wall, err1 := strconv.ParseFloat(f[0], 64)
+	cpu, err2 := strconv.ParseFloat(f[1], 64)
+	if err1 != nil || err2 != nil {
+		b.Fatalf("hf_bench.py: %q", line)
+	}
+	return wall, cpu
+}
+
+// cpuTimer measures the CPU time of the benchmark's OS thread (the
+// goroutine locked to it), less disturbed than wall time when other jobs
+// load the machine; on systems without per-thread CPU time it reports
+// nothing.
+type cpuTimer struct {
+	start, paused, total time.Duration
+	n                    int
+}
+
+func cpuMeter(b *testing.B) *cpuTimer {
+	runtime.LockOSThread()
+	b.Cleanup(runtime.UnlockOSThread)
+	return &cpuTimer{start: threadCPU()}
+}
+
+func (c *cpuTimer) pause()  { c.paused = threadCPU() }
+func (c *cpuTimer) resume() { c.start += threadCPU() - c.paused }
+
+// report adds cpu-MB/s, bytes per op over CPU time per op.
+func (c *cpuTimer) report(b *testing.B, bytes int) {
+	d := threadCPU() - c.start
+	if d > 0 && c.start > 0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
+	}
 }
 
 // BenchmarkEncode encodes the same text with this package (word cache warm,
 // and cold: a fresh cache each time) and with Hugging Face's tokenizers
 // (Rust, timed by the Python process right then: encode of the text as one
 // string, on one thread, and encode_batch of its lines, on all cores).
-// Compare the MB/s columns; with -count N each is measured N times,
-// interleaved.
+// Compare the MB/s columns (wall time), or cpu-MB/s (CPU time: of the
+// encoding thread for Stela, of the Python process for tokenizers) on a
+// loaded machine; with -count N each is measured N times.
 func BenchmarkEncode(b *testing.B) {
 	benchSetup(b)
 	tok, text := bench.tok, bench.text
@@ -109,27 +144,34 @@ func BenchmarkEncode(b *testing.B) {
 	}
 	b.Run("stela", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
+		cpu := cpuMeter(b)
 		for b.Loop() {
 			tok.Encode(text)
 		}
+		cpu.report(b, len(text))
 	})
 	b.Run("stela-cold", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
+		cpu := cpuMeter(b)
 		for b.Loop() {
 			b.StopTimer()
+			cpu.pause()
 			tok.cache.reset()
+			cpu.resume()
 			b.StartTimer()
 			tok.Encode(text)
 		}
+		cpu.report(b, len(text))
 	})
 	for _, c := range []struct{ name, what string }{{"hf-tokenizers", "encode"}, {"hf-tokenizers-batch", "batch"}} {
 		b.Run(c.name, func(b *testing.B) {
-			var mbps float64
+			var mbps, cpuMBps float64
 			for b.Loop() {
-				mbps = hfMBps(b, c.what)
+				mbps, cpuMBps = hfMBps(b, c.what)
 			}
 			b.ReportMetric(0, "ns/op")
 			b.ReportMetric(mbps, "MB/s")
+			b.ReportMetric(cpuMBps, "cpu-MB/s")
 		})
 	}
 }

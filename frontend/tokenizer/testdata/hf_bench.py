@@ -3,7 +3,7 @@ BenchmarkEncode: trains the same BPE that the Go side then loads, and times
 encoding the same text whenever asked, so that the two are measured side
 by side. Reads a job (JSON) as the first line of stdin and writes one JSON
 line; then, for each line "encode" or "batch" it reads, writes the median
-MB/s of 5 timed runs (after a warm-up run) of tok.encode(text) (one
+MB/s of wall time and of the process's CPU time of 5 timed runs (after a warm-up run) of tok.encode(text) (one
 thread) or tok.encode_batch(lines) (all cores)."""
 import json
 import os
@@ -32,9 +32,10 @@ runs = {
 for cmd in sys.stdin:
     f = runs[cmd.strip()]
     f()
-    times = []
+    times, cpu = [], []
     for _ in range(5):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         f()
         times.append(time.perf_counter() - t0)
-    print(nbytes / statistics.median(times) / 1e6, flush=True)
+        cpu.append(time.process_time() - c0)
+    print(nbytes / statistics.median(times) / 1e6, nbytes / statistics.median(cpu) / 1e6, flush=True)
