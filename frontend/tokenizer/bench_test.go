@@ -108,8 +108,7 @@ func hfMBps(b *testing.B, what string) (wall, cpu float64) {
 // load the machine; on systems without per-thread CPU time it reports
 // nothing.
 type cpuTimer struct {
-	start, paused, total time.Duration
-	n                    int
+	start, paused time.Duration
 }
 
 func cpuMeter(b *testing.B) *cpuTimer {
