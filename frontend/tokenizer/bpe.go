@@ -28,10 +28,11 @@ func (t *Tokenizer) bpe(out []int, piece string) []int {
 			continue
 		}
 		// A byte whose symbol is not in the vocabulary: byte fallback's
-		// <0xXX> token, else the unknown token (consecutive ones fused with
-		// fuse_unk), else dropped, as Hugging Face's BPE does.
-		if t.byteFallback && t.fallbackID[piece[i]] >= 0 {
-			syms = append(syms, t.fallbackID[piece[i]])
+		// <0xXX> tokens of the symbol's UTF-8 bytes, else the unknown token
+		// (consecutive ones fused with fuse_unk), else dropped, as Hugging
+		// Face's BPE does.
+		if t.byteFallback && t.fallback[piece[i]] != nil {
+			syms = append(syms, t.fallback[piece[i]]...)
 			continue
 		}
 		if t.unk >= 0 {
@@ -55,21 +56,43 @@ func (t *Tokenizer) bpe(out []int, piece string) []int {
 // mergeScan applies merges to a short word: repeatedly the pair of lowest
 // rank, the leftmost of equals (quadratic, fast for the usual short words).
 func (t *Tokenizer) mergeScan(syms []int32) []int32 {
-	for len(syms) > 1 {
-		best, at := merge{rank: -1}, -1
-		for i := 0; i+1 < len(syms); i++ {
-			m, ok := t.merges[pairKey(syms[i], syms[i+1])]
-			if ok && (at < 0 || m.rank < best.rank) {
-				best, at = m, i
+	if len(syms) < 2 {
+		return syms
+	}
+	// pairs[i] is the merge of syms[i] and syms[i+1] (rank -1: none).
+	var buf [64]merge
+	pairs := buf[:0]
+	for i := 0; i+1 < len(syms); i++ {
+		pairs = append(pairs, t.pairMerge(syms[i], syms[i+1]))
+	}
+	for {
+		at := -1
+		for i, m := range pairs {
+			if m.rank >= 0 && (at < 0 || m.rank < pairs[at].rank) {
+				at = i
 			}
 		}
 		if at < 0 {
-			break
+			return syms
 		}
-		syms[at] = best.id
+		syms[at] = pairs[at].id
 		syms = append(syms[:at+1], syms[at+2:]...)
+		pairs = append(pairs[:at], pairs[at+1:]...)
+		if at > 0 {
+			pairs[at-1] = t.pairMerge(syms[at-1], syms[at])
+		}
+		if at < len(pairs) {
+			pairs[at] = t.pairMerge(syms[at], syms[at+1])
+		}
 	}
-	return syms
+}
+
+// pairMerge returns the merge of a and b, rank -1 when there is none.
+func (t *Tokenizer) pairMerge(a, b int32) merge {
+	if m, ok := t.merges[pairKey(a, b)]; ok {
+		return m
+	}
+	return merge{rank: -1}
 }
 
 // mergeHeap applies merges to a long word with a priority queue of
@@ -77,6 +100,9 @@ func (t *Tokenizer) mergeScan(syms []int32) []int32 {
 // BPE does; the result equals mergeScan's.
 func (t *Tokenizer) mergeHeap(syms []int32) []int32 {
 	n := len(syms)
+	if n < 2 {
+		return syms
+	}
 	prev := make([]int32, n)
 	nxt := make([]int32, n)
 	alive := make([]bool, n)

@@ -82,6 +82,14 @@ func appendLossy(dst []byte, b []byte) []byte {
 	return dst
 }
 
+// lossyString is appendLossy's text as a string.
+func lossyString(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string(appendLossy(make([]byte, 0, len(b)+8), b))
+}
+
 // utf8Prefix looks at the sequence starting at b[0] (len(b) > 0): it
 // returns the length of the longest prefix that is a valid UTF-8 sequence
 // or the start of one (at least 1), and whether that prefix is a whole

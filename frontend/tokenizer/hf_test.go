@@ -1,7 +1,6 @@
 package tokenizer
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -25,23 +24,22 @@ import (
 func hfPython(t *testing.T) *exec.Cmd {
 	t.Helper()
 	dir := os.Getenv("STELA_HF_PYTHONPATH")
-	// Debian's python3 (with numpy, which transformers imports) before
-	// another on PATH.
-	py, err := exec.LookPath("/usr/bin/python3")
-	if err != nil {
-		py, err = exec.LookPath("python3")
-	}
-	if dir == "" || err != nil {
+	if dir == "" || pythonPath() == "" {
 		msg := "set STELA_HF_PYTHONPATH to a directory with tokenizers 0.19.1 and transformers 4.40.2 (.ci/run installs them) and have python3"
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("the Hugging Face cross-check is required in CI: %s", msg)
 		}
 		t.Skip(msg)
 	}
-	cmd := exec.Command(py, filepath.Join("testdata", "hf_oracle.py"))
-	env := []string{"PYTHONPATH=" + dir, "HF_HUB_OFFLINE=1", "TRANSFORMERS_OFFLINE=1", "TOKENIZERS_PARALLELISM=true", "TRANSFORMERS_VERBOSITY=error"}
+	return hfPythonCmd(filepath.Join("testdata", "hf_oracle.py"))
+}
+
+// hfPythonCmd runs a Python script with $STELA_HF_PYTHONPATH, offline.
+func hfPythonCmd(script string) *exec.Cmd {
+	cmd := exec.Command(pythonPath(), script)
+	env := []string{"PYTHONPATH=" + os.Getenv("STELA_HF_PYTHONPATH"), "HF_HUB_OFFLINE=1", "TRANSFORMERS_OFFLINE=1", "TOKENIZERS_PARALLELISM=true", "TRANSFORMERS_VERBOSITY=error"}
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "PYTHONPATH=") {
+		if !strings.HasPrefix(e, "PYTHONPATH=") && !strings.HasPrefix(e, "HF_HUB_OFFLINE=") {
 			env = append(env, e)
 		}
 	}
@@ -49,9 +47,20 @@ func hfPython(t *testing.T) *exec.Cmd {
 	return cmd
 }
 
+// pythonPath returns Debian's python3 (with numpy, which transformers
+// imports), else the python3 on PATH, else "".
+func pythonPath() string {
+	for _, p := range []string{"/usr/bin/python3", "python3"} {
+		if py, err := exec.LookPath(p); err == nil {
+			return py
+		}
+	}
+	return ""
+}
+
 // trainingFiles returns Go's own sources (not tests) from a few packages
 // of $GOROOT/src, about limit bytes: the BPE's training text.
-func trainingFiles(t *testing.T, limit int64) []string {
+func trainingFiles(t testing.TB, limit int64) []string {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	var files []string
 	var total int64
@@ -80,7 +89,7 @@ func trainingFiles(t *testing.T, limit int64) []string {
 // evalLines returns n lines of text other than the training text, mixed
 // from Go's documentation, Go's test programs (which hold much non-ASCII
 // text), the Debian licenses when present, and hand-written lines.
-func evalLines(t *testing.T, n int) []string {
+func evalLines(t testing.TB, n int) []string {
 	var sources [][]string
 	readLines := func(paths []string) []string {
 		var out []string
@@ -170,6 +179,8 @@ type hfResult struct {
 	Variants           map[string][][]int `json:"variants"`
 	SplitRegex         [][]int            `json:"split_regex"`
 	SplitHF            [][]int            `json:"split_hf"`
+	FastVariantLines   [][]int            `json:"fast_variant_lines"`
+	EOSTokenID         int                `json:"eos_token_id"`
 }
 
 // TestHuggingFace trains a byte-level BPE with Hugging Face's tokenizers on
@@ -188,7 +199,7 @@ func TestHuggingFace(t *testing.T) {
 		"vocab_size":    8000,
 		"lines":         lines,
 		"full_text":     strings.Join(lines[:3000], "\n"),
-		"slow_lines":    2000,
+		"slow_lines":    10000,
 		"split_strings": splitStrings(rng, 600),
 		"variant_lines": variantLines(lines[:500]),
 	}
@@ -214,8 +225,8 @@ func TestHuggingFace(t *testing.T) {
 	cmd.Stdin = bytes.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	cmd.Stdout = &stderr
+	if err := cmd.Run(); err != nil {
 		msg := fmt.Sprintf("hf_oracle.py: %v\n%s", err, stderr.String())
 		if strings.Contains(stderr.String(), "ModuleNotFoundError") && os.Getenv("CI") != "true" {
 			t.Skip(msg)
@@ -223,6 +234,10 @@ func TestHuggingFace(t *testing.T) {
 		t.Fatal(msg)
 	}
 	var res hfResult
+	out, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("hf_oracle.py's output: %v", err)
 	}
@@ -292,13 +307,25 @@ func TestHuggingFace(t *testing.T) {
 		check(fmt.Sprintf("split of %q: tokenizers", s), i, got, res.SplitHF[i])
 	}
 	vl := job["variant_lines"].([]string)
-	for _, name := range []string{"added", "prefix", "ignore_merges", "no_regex"} {
+	for _, name := range []string{"added", "prefix", "ignore_merges", "no_regex", "unk", "fuse_unk", "byte_fallback", "drop"} {
 		v, err := LoadJSON(filepath.Join(dir, "tokenizer-"+name+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, line := range vl {
 			check(name+" variant, ids of "+fmt.Sprintf("%q", line), i, v.Encode(line), res.Variants[name][i])
+		}
+	}
+	for _, sub := range []string{"fast", "slow"} {
+		d, err := Load(filepath.Join(dir, sub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eos, ok := d.EOS(); !ok || eos != res.EOSTokenID {
+			t.Errorf("EOS of transformers' %s tokenizer directory: %d, %v; transformers %d", sub, eos, ok, res.EOSTokenID)
+		}
+		for i, line := range vl {
+			check("transformers' "+sub+" directory, ids of "+fmt.Sprintf("%q", line), i, d.Encode(line), res.FastVariantLines[i])
 		}
 	}
 	if bad > 10 {
@@ -318,7 +345,7 @@ func variantLines(base []string) []string {
 	out := []string{
 		"a <mask> b", "a<mask>b", "a   <mask>   b", "<mask>", "  <mask>", "x <sep>  y", "x<sep>\n\ny", "<sep>",
 		"func main", "funcs", "myfunc", "a func b", " func", "func_x", "(func)", "return nil", "xreturn nil",
-		"ret", "return", "retreturn nil", "<mask><sep><mask>", "<|endoftext|> <mask>", "  <mask> <sep>  ",
+		"ret", "return", "retreturn nil", "if err != nil", "if err == nil", "if err!= x", "quiz zzz qq", "Zanzibar's quartz", "zq", "qz z", "café crème", "Ça", "Ã", "<mask><sep><mask>", "<|endoftext|> <mask>", "  <mask> <sep>  ",
 	}
 	return append(out, base...)
 }
@@ -340,5 +367,3 @@ func splitStrings(rng *rand.Rand, n int) []string {
 	}
 	return slices.Concat(out, trickyLines)
 }
-
-var _ = bufio.NewReader

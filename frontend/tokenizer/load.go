@@ -1,7 +1,6 @@
 package tokenizer
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -86,25 +85,28 @@ func readEOS(path string) (string, error) {
 // <|endoftext|>, when in the vocabulary, is a special token, as
 // transformers' GPT2Tokenizer makes it.
 func LoadVocabMerges(vocabPath, mergesPath string) (*Tokenizer, error) {
-	t := newTokenizer()
-	data, err := os.ReadFile(vocabPath)
+	vocab, err := os.ReadFile(vocabPath)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
-	if err := t.readVocab(vocabPath, data, ""); err != nil {
+	merges, err := os.ReadFile(mergesPath)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	return parseVocabMerges(vocabPath, vocab, mergesPath, merges)
+}
+
+// parseVocabMerges is LoadVocabMerges of the files' contents.
+func parseVocabMerges(vocabPath string, vocab []byte, mergesPath string, mergesData []byte) (*Tokenizer, error) {
+	t := newTokenizer()
+	if err := t.readVocab(vocabPath, vocab, ""); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(mergesPath)
-	if err != nil {
-		return nil, fmt.Errorf("tokenizer: %w", err)
-	}
-	defer f.Close()
 	var merges [][2]string
 	var lines []int
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSuffix(sc.Text(), "\r")
+	for n, line := range strings.Split(string(mergesData), "\n") {
+		n++
+		line = strings.TrimSuffix(line, "\r")
 		if strings.HasPrefix(line, "#version") || line == "" {
 			continue
 		}
@@ -114,9 +116,6 @@ func LoadVocabMerges(vocabPath, mergesPath string) (*Tokenizer, error) {
 		}
 		merges = append(merges, [2]string{a, b})
 		lines = append(lines, n)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("tokenizer: reading %s: %w", mergesPath, err)
 	}
 	if err := t.setMerges(merges, func(i int) string { return fmt.Sprintf("%s:%d", mergesPath, lines[i]) }); err != nil {
 		return nil, err
@@ -177,6 +176,11 @@ func LoadJSON(path string) (*Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
+	return parseJSON(path, data)
+}
+
+// parseJSON is LoadJSON of the file's contents.
+func parseJSON(path string, data []byte) (*Tokenizer, error) {
 	var f hfFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, jsonError(path, data, err)
@@ -275,7 +279,7 @@ func LoadJSON(path string) (*Tokenizer, error) {
 		if vid, ok := t.vocab[a.Content]; ok && int64(vid) != id {
 			return nil, bad("added_tokens[%d]: %q has id %d but model.vocab gives it %d", i, a.Content, id, vid)
 		}
-		added = append(added, addedToken{content: a.Content, id: int(id), singleWord: a.SingleWord, lstrip: a.LStrip, rstrip: a.RStrip, special: a.Special})
+		added = append(added, addedToken{content: a.Content, id: int(id), singleWord: a.SingleWord, lstrip: a.LStrip, rstrip: a.RStrip, normalized: a.Normalized, special: a.Special})
 	}
 	if err := t.finish(added, path); err != nil {
 		return nil, err
@@ -438,9 +442,16 @@ func (t *Tokenizer) finish(added []addedToken, path string) error {
 		if id, ok := t.vocab[string(byteRune[b])]; ok {
 			t.byteID[b] = int32(id)
 		}
-		if id, ok := t.vocab[fmt.Sprintf("<0x%02X>", b)]; ok {
-			t.fallbackID[b] = int32(id)
+		var seq []int32
+		for _, c := range []byte(string(byteRune[b])) {
+			id, ok := t.vocab[fmt.Sprintf("<0x%02X>", c)]
+			if !ok {
+				seq = nil
+				break
+			}
+			seq = append(seq, int32(id))
 		}
+		t.fallback[b] = seq
 	}
 	seen := map[string]bool{}
 	for _, a := range added {
@@ -448,18 +459,31 @@ func (t *Tokenizer) finish(added []addedToken, path string) error {
 			continue
 		}
 		seen[a.content] = true
-		t.added = append(t.added, a)
+		pass := 0
+		if a.normalized {
+			pass = 1
+		}
+		t.added[pass].tokens = append(t.added[pass].tokens, a)
 		if a.special {
 			t.special[a.id] = true
 		}
 	}
-	sort.SliceStable(t.added, func(i, j int) bool {
-		a, b := t.added[i].content, t.added[j].content
-		if a[0] != b[0] {
-			return a[0] < b[0]
+	for k := range t.added {
+		set := &t.added[k]
+		sort.SliceStable(set.tokens, func(i, j int) bool {
+			a, b := set.tokens[i].content, set.tokens[j].content
+			if a[0] != b[0] {
+				return a[0] < b[0]
+			}
+			return len(a) > len(b)
+		})
+		for c := 0; c < 256; c++ {
+			set.at[c+1] = set.at[c]
+			for int(set.at[c+1]) < len(set.tokens) && set.tokens[set.at[c+1]].content[0] == byte(c) {
+				set.at[c+1]++
+			}
 		}
-		return len(a) > len(b)
-	})
+	}
 	return nil
 }
 

@@ -14,8 +14,6 @@
 package tokenizer
 
 import (
-	"sort"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,12 +25,15 @@ type Tokenizer struct {
 	bytes  [][]byte       // id → the bytes it decodes to
 	merges map[uint64]merge
 
-	byteID     [256]int32 // id of the one-byte token of each byte, -1 if none
-	fallbackID [256]int32 // id of "<0xXX>" for byte fallback, -1 if none
-	rawVocab   map[string]int32
+	byteID   [256]int32   // id of the one-byte token of each byte, -1 if none
+	fallback [256][]int32 // byte fallback: the "<0xXX>" ids of the UTF-8 bytes of a byte's rune, nil if one is missing
+	rawVocab map[string]int32
 
-	added   []addedToken // added tokens that split the text, longest first within a first byte
-	special []bool       // id → special (skipped by DecodeSkipSpecial)
+	// The added tokens that split the text, matched in two passes as
+	// Hugging Face does: first those with normalized false over the whole
+	// text, then those with normalized true in the pieces between.
+	added   [2]addedSet
+	special []bool // id → special (skipped by DecodeSkipSpecial)
 
 	addPrefixSpace bool
 	useRegex       bool
@@ -42,8 +43,7 @@ type Tokenizer struct {
 	unk            int32
 	eos            int
 
-	mu    sync.RWMutex
-	cache map[string][]int32
+	cache wordCache
 }
 
 // An addedToken is matched in the text before pre-tokenization and becomes
@@ -52,13 +52,15 @@ type addedToken struct {
 	content                    string
 	id                         int
 	singleWord, lstrip, rstrip bool
-	special                    bool
+	normalized, special        bool
 }
 
-const (
-	cacheEntries = 1 << 16 // words; the cache stops growing when full
-	cacheWordLen = 256     // longer words are not cached
-)
+// An addedSet is added tokens sorted by first byte, longest first among
+// equals; tokens[at[c]:at[c+1]] start with byte c.
+type addedSet struct {
+	tokens []addedToken
+	at     [257]int32
+}
 
 func newTokenizer() *Tokenizer {
 	t := &Tokenizer{
@@ -67,10 +69,9 @@ func newTokenizer() *Tokenizer {
 		useRegex: true,
 		unk:      -1,
 		eos:      -1,
-		cache:    map[string][]int32{},
 	}
 	for i := range t.byteID {
-		t.byteID[i], t.fallbackID[i] = -1, -1
+		t.byteID[i] = -1
 	}
 	return t
 }
@@ -107,9 +108,11 @@ func (t *Tokenizer) EOS() (int, bool) {
 // SpecialTokens returns the special added tokens and their ids.
 func (t *Tokenizer) SpecialTokens() map[string]int {
 	m := map[string]int{}
-	for _, a := range t.added {
-		if a.special {
-			m[a.content] = a.id
+	for _, set := range t.added {
+		for _, a := range set.tokens {
+			if a.special {
+				m[a.content] = a.id
+			}
 		}
 	}
 	return m
@@ -126,20 +129,28 @@ func (t *Tokenizer) IsSpecial(id int) bool {
 // valid UTF-8 is encoded byte by byte like any other (each invalid byte
 // pre-tokenizes as a symbol character).
 func (t *Tokenizer) Encode(text string) []int {
-	out := make([]int, 0, len(text)/3+1)
-	if len(t.added) == 0 {
+	return t.encodeAdded(make([]int, 0, len(text)/3+1), text, 0)
+}
+
+// encodeAdded encodes text from added-token pass pass on.
+func (t *Tokenizer) encodeAdded(out []int, text string, pass int) []int {
+	if pass == len(t.added) {
 		return t.encodeOrdinary(out, text)
 	}
+	set := &t.added[pass]
+	if len(set.tokens) == 0 {
+		return t.encodeAdded(out, text, pass+1)
+	}
 	start := 0
-	for _, m := range t.findAdded(text) {
+	for _, m := range set.find(text) {
 		if m.start > start {
-			out = t.encodeOrdinary(out, text[start:m.start])
+			out = t.encodeAdded(out, text[start:m.start], pass+1)
 		}
 		out = append(out, m.id)
 		start = m.end
 	}
 	if start < len(text) {
-		out = t.encodeOrdinary(out, text[start:])
+		out = t.encodeAdded(out, text[start:], pass+1)
 	}
 	return out
 }
@@ -157,19 +168,22 @@ func (t *Tokenizer) encodeOrdinary(out []int, text string) []int {
 	if t.addPrefixSpace && text[0] != ' ' {
 		text = " " + text
 	}
+	cache := t.cache.snapshot()
 	if !t.useRegex {
-		return t.encodeWord(out, text)
+		return t.encodeWord(out, text, &cache)
 	}
-	splitGPT2(text, func(piece string) { out = t.encodeWord(out, piece) })
+	splitGPT2(text, func(piece string) { out = t.encodeWord(out, piece, &cache) })
 	return out
 }
 
 // encodeWord appends the ids of one pre-tokenized piece, from the cache
-// when it has them.
-func (t *Tokenizer) encodeWord(out []int, w string) []int {
-	t.mu.RLock()
-	ids, ok := t.cache[w]
-	t.mu.RUnlock()
+// when it has them; *cache is the caller's snapshot of it, renewed on a
+// miss.
+func (t *Tokenizer) encodeWord(out []int, w string, cache *map[string][]int32) []int {
+	ids, ok := (*cache)[w]
+	if !ok && len(w) <= cacheWordLen {
+		*cache, ids, ok = t.cache.lookup(w)
+	}
 	if ok {
 		for _, id := range ids {
 			out = append(out, int(id))
@@ -183,26 +197,26 @@ func (t *Tokenizer) encodeWord(out []int, w string) []int {
 		for i, id := range out[n:] {
 			ids[i] = int32(id)
 		}
-		t.mu.Lock()
-		if len(t.cache) < cacheEntries {
-			t.cache[w] = ids
-		}
-		t.mu.Unlock()
+		t.cache.add(w, ids)
 	}
 	return out
 }
 
 type span struct{ start, end, id int }
 
-// findAdded finds the added tokens in text as Hugging Face's
+// find finds the added tokens in text as Hugging Face's
 // AddedVocabulary does: leftmost-longest non-overlapping matches, less
 // single-word tokens inside words, with lstrip and rstrip taking the
 // whitespace before and after.
-func (t *Tokenizer) findAdded(text string) []span {
+func (set *addedSet) find(text string) []span {
 	var spans []span
 	prevEnd := 0
 	for i := 0; i < len(text); {
-		a := t.matchAdded(text, i)
+		if set.at[text[i]] == set.at[int(text[i])+1] {
+			i++
+			continue
+		}
+		a := set.match(text, i)
 		if a == nil {
 			i++
 			continue
@@ -239,12 +253,11 @@ func (t *Tokenizer) findAdded(text string) []span {
 	return spans
 }
 
-// matchAdded returns the longest added token at text[i:], or nil.
-func (t *Tokenizer) matchAdded(text string, i int) *addedToken {
+// match returns the longest added token at text[i:], or nil.
+func (set *addedSet) match(text string, i int) *addedToken {
 	c := text[i]
-	k := sort.Search(len(t.added), func(k int) bool { return t.added[k].content[0] >= c })
-	for ; k < len(t.added) && t.added[k].content[0] == c; k++ {
-		a := &t.added[k]
+	for k := set.at[c]; k < set.at[int(c)+1]; k++ {
+		a := &set.tokens[k]
 		if len(text)-i >= len(a.content) && text[i:i+len(a.content)] == a.content {
 			return a
 		}
@@ -272,13 +285,13 @@ func startsWithWord(s string) bool {
 // as one U+FFFD, as Hugging Face does. Special tokens are included as
 // their text; ids that are no token's are skipped.
 func (t *Tokenizer) Decode(ids []int) string {
-	return string(appendLossy(nil, t.appendBytes(nil, ids, false)))
+	return lossyString(t.appendBytes(nil, ids, false))
 }
 
 // DecodeSkipSpecial is Decode without the special tokens
 // (skip_special_tokens=True).
 func (t *Tokenizer) DecodeSkipSpecial(ids []int) string {
-	return string(appendLossy(nil, t.appendBytes(nil, ids, true)))
+	return lossyString(t.appendBytes(nil, ids, true))
 }
 
 // DecodeBytes returns the raw bytes of ids, before UTF-8 validation.
@@ -323,7 +336,7 @@ func (d *StreamDecoder) Add(ids ...int) string {
 	if keep == len(d.pending) {
 		return ""
 	}
-	s := string(appendLossy(nil, d.pending[:len(d.pending)-keep]))
+	s := lossyString(d.pending[:len(d.pending)-keep])
 	d.pending = append(d.pending[:0], d.pending[len(d.pending)-keep:]...)
 	return s
 }
@@ -331,7 +344,7 @@ func (d *StreamDecoder) Add(ids ...int) string {
 // Flush returns what is held (an incomplete character, as U+FFFD) and
 // empties d.
 func (d *StreamDecoder) Flush() string {
-	s := string(appendLossy(nil, d.pending))
+	s := lossyString(d.pending)
 	d.pending = d.pending[:0]
 	return s
 }

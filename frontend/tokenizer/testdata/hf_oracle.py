@@ -1,6 +1,7 @@
 """The Hugging Face side of frontend/tokenizer's cross-checks (hf_test.go).
 
-Reads a job (JSON) on stdin, writes results (JSON) on stdout:
+Reads a job (JSON) on stdin, writes results (JSON) to out_dir/result.json
+(stdout is left to the libraries' messages):
   train: ByteLevelBPETokenizer trained on job["train_files"], saved as
          tokenizer.json, vocab.json and merges.txt in job["out_dir"], plus
          variants (added tokens with lstrip/rstrip/single_word, prefix space,
@@ -48,6 +49,14 @@ res["slow"] = [slow.encode(l) for l in lines[:n]]
 res["slow_decoded"] = [slow.decode(ids, clean_up_tokenization_spaces=False) for ids in res["slow"]]
 res["slow_id_lists_decoded"] = [slow.decode(ids, clean_up_tokenization_spaces=False) for ids in job["id_lists"]]
 
+# The directories transformers writes (save_pretrained): the fast
+# tokenizer's has tokenizer.json, the slow one's vocab.json and merges.txt;
+# both have tokenizer_config.json and special_tokens_map.json.
+fast.save_pretrained(os.path.join(out_dir, "fast"))
+slow.save_pretrained(os.path.join(out_dir, "slow"))
+res["fast_variant_lines"] = fast(job["variant_lines"], add_special_tokens=False)["input_ids"]
+res["eos_token_id"] = fast.eos_token_id
+
 # Variants of the pipeline, each saved for the Go side and its ids returned.
 variants = {}
 def variant(name, t, texts):
@@ -58,7 +67,7 @@ vt = job["variant_lines"]
 t = Tokenizer.from_file(os.path.join(out_dir, "tokenizer.json"))
 t.add_special_tokens([AddedToken("<mask>", lstrip=True), AddedToken("<sep>", rstrip=True)])
 t.add_tokens([AddedToken("func", single_word=True), AddedToken("return nil", normalized=False),
-              AddedToken("ret")])
+              AddedToken("ret"), AddedToken("if err"), AddedToken("err !=", normalized=False)])
 variant("added", t, vt)
 t = Tokenizer.from_file(os.path.join(out_dir, "tokenizer.json"))
 t.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
@@ -69,6 +78,30 @@ variant("ignore_merges", Tokenizer.from_str(json.dumps(spec)), vt)
 spec["model"]["ignore_merges"] = False
 spec["pre_tokenizer"]["use_regex"] = False
 variant("no_regex", Tokenizer.from_str(json.dumps(spec)), vt)
+# Without the byte tokens of 'q', 'z' and 0xC3 (written 'Ã', U+00C3, and
+# every token and merge that holds them): unknown symbols become <unk>
+# (fused), or with byte fallback the <0xXX> of their runes' UTF-8 bytes
+# (<0x71>, <0x7A>, <0xC3><0x83>).
+spec = json.loads(Tokenizer.from_file(os.path.join(out_dir, "tokenizer.json")).to_str())
+m = spec["model"]
+gone = lambda s: "q" in s or "z" in s or "\u00c3" in s
+m["vocab"] = {k: v for k, v in m["vocab"].items() if not gone(k)}
+m["merges"] = [x for x in m["merges"] if not gone(x)]
+top = max(m["vocab"].values())
+m["vocab"]["<unk>"] = top + 1
+m["unk_token"] = "<unk>"
+variant("unk", Tokenizer.from_str(json.dumps(spec)), vt)
+m["fuse_unk"] = True
+variant("fuse_unk", Tokenizer.from_str(json.dumps(spec)), vt)
+m["vocab"]["<0x71>"] = top + 2
+m["vocab"]["<0x7A>"] = top + 3
+m["vocab"]["<0xC3>"] = top + 4
+m["vocab"]["<0x83>"] = top + 5
+m["byte_fallback"] = True
+variant("byte_fallback", Tokenizer.from_str(json.dumps(spec)), vt)
+m["unk_token"] = None
+del m["vocab"]["<0x7A>"]
+variant("drop", Tokenizer.from_str(json.dumps(spec)), vt)
 res["variants"] = variants
 
 pat = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
@@ -79,4 +112,5 @@ def hf_split(s):
     return [len(s[a:b].encode()) for _, (a, b) in bl.pre_tokenize_str(s)]
 res["split_hf"] = [hf_split(s) for s in job["split_strings"]]
 
-json.dump(res, sys.stdout)
+with open(os.path.join(out_dir, "result.json"), "w") as f:
+    json.dump(res, f)
