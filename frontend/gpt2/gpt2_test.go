@@ -16,6 +16,7 @@ import (
 	"github.com/stela-ml/stela/frontend/tensor"
 	"github.com/stela-ml/stela/frontend/tree"
 	"github.com/stela-ml/stela/internal/env/envtest"
+	"github.com/stela-ml/stela/ir"
 )
 
 // tiny is a small config that the reference evaluator runs quickly.
@@ -437,5 +438,42 @@ func TestShardedAndUnprefixed(t *testing.T) {
 	got, _ = mu.Logits(ids, nil)
 	if !slices.Equal(got.Float32s(), want.Float32s()) {
 		t.Error("the unprefixed checkpoint computes other logits")
+	}
+}
+
+// TestHalfWeights: weights kept in bf16 or f16 (computed in f32) give
+// logits close to f32's, and the same greedy tokens on a short run.
+func TestHalfWeights(t *testing.T) {
+	dir, _ := tinyDir(t)
+	ref, err := gpt2.Load(dir, gpt2.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := [][]int{{1, 5, 9, 33, 2, 80}}
+	want, _ := ref.Logits(ids, nil)
+	for _, dt := range []ir.DType{ir.BF16, ir.F16} {
+		m, err := gpt2.Load(dir, gpt2.Options{DType: dt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Params.Transformer.H[0].Attn.CAttn.Weight.DType(); got != dt {
+			t.Errorf("%v: weights are %v", dt, got)
+		}
+		got, err := m.Logits(ids, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, y := got.Float32s(), want.Float32s()
+		var d, mx float64
+		for i := range x {
+			d = max(d, math.Abs(float64(x[i]-y[i])))
+			mx = max(mx, math.Abs(float64(y[i])))
+		}
+		if d > 0.02*mx {
+			t.Errorf("%v weights: logits differ from f32's by %g (max |logit| %g)", dt, d, mx)
+		}
+		if _, err := m.Generate(ids, gpt2.GenerateOptions{MaxNewTokens: 4}); err != nil {
+			t.Errorf("%v weights: %v", dt, err)
+		}
 	}
 }
