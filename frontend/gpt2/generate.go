@@ -70,17 +70,7 @@ func newModel(cfg Config, p Params, opts Options) (*Model, error) {
 		jit.Buckets(jit.BucketDim{Arg: 1, Axis: 1, LengthArg: 4}, cfg.PrefillBuckets()...))
 	m.decode = jit.Compile(step, jit.WithName("gpt2_decode"), jit.Donate(kvArg))
 	m.logits = jit.Compile(func(p Params, ids, pad *tensor.Tensor) *tensor.Tensor {
-		sh := ids.Shape()
-		// Constants made with ids's Like functions are part of the trace
-		// (tensor.Scalar and Iota alone would run eagerly, and be
-		// captured).
-		zero := tensor.ScalarLike(ids, 0)
-		kv := make([]*tensor.Tensor, 2*cfg.NLayer)
-		for i := range kv {
-			kv[i] = tensor.BroadcastTo(tensor.Convert(zero, ir.F32), sh[0], cfg.NHead, sh[1], cfg.HeadDim())
-		}
-		h, _ := forward(cfg, p, ids, pad, zero, kv)
-		return head(p, h)
+		return forwardAll(cfg, p, ids, pad)
 	}, jit.WithName("gpt2_logits"))
 	return m, nil
 }

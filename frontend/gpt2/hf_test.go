@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"testing"
 
 	"github.com/stela-ml/stela/frontend/gpt2"
+	"github.com/stela-ml/stela/frontend/optim"
+	"github.com/stela-ml/stela/frontend/tensor"
+	"github.com/stela-ml/stela/frontend/train"
 )
 
 // hfPython returns the python3 and environment that can import torch and
@@ -216,4 +220,91 @@ func TestMatchesTransformersGPT2Small(t *testing.T) {
 		t.Skip("-short: a 124M-parameter model")
 	}
 	checkAgainstHF(t, map[string]any{"vocab_size": 50257.0}, 8, []int{7}, 32)
+}
+
+// TestFineTuneLoadsInTransformers fine-tunes a random 2-layer GPT-2 that
+// transformers built for 200 steps on local text (the bytes of Go's
+// fmt/print.go, as token ids) with Stela's autodiff and Adam, checks that
+// the loss fell, saves the parameters (their tree
+// paths are transformers' names) with Model.Save, and has transformers
+// load the directory:
+// its logits equal Stela's.
+func TestFineTuneLoadsInTransformers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 200 training steps")
+	}
+	src, err := os.ReadFile(filepath.Join(goruntime.GOROOT(), "src", "fmt", "print.go"))
+	if err != nil {
+		t.Skip(err)
+	}
+	config := map[string]any{"n_layer": 2.0, "n_head": 4.0, "n_embd": 128.0, "vocab_size": 300.0, "n_positions": 64.0,
+		"bos_token_id": 299.0, "eos_token_id": 299.0}
+	dir := t.TempDir()
+	runHF(t, "make", dir, hfSpec{Seed: 9, Config: config, New: 1})
+	m, err := gpt2.Load(dir, gpt2.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := m.Config
+	const batch, seq, steps = 8, 32, 200
+	c, err := train.NewClassifier(m.Params, func(p gpt2.Params, x *tensor.Tensor) *tensor.Tensor {
+		l := cfg.Forward(p, x)
+		return tensor.Reshape(l, -1, cfg.VocabSize)
+	}, optim.NewAdam(1e-3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(4, 4))
+	var first, last float64
+	for step := range steps {
+		xs := make([]int32, 0, batch*seq)
+		ys := make([]int32, 0, batch*seq)
+		for range batch {
+			at := r.IntN(len(src) - seq - 1)
+			for j := range seq {
+				xs = append(xs, int32(src[at+j]))
+				ys = append(ys, int32(src[at+j+1]))
+			}
+		}
+		loss, err := c.Step(tensor.FromSlice(xs, batch, seq), tensor.FromSlice(ys, batch*seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step < 10 {
+			first += float64(loss) / 10
+		}
+		if step >= steps-10 {
+			last += float64(loss) / 10
+		}
+	}
+	t.Logf("loss: %.3f over the first 10 steps, %.3f over the last 10", first, last)
+	if last > 0.8*first {
+		t.Errorf("the loss fell from %.3f to only %.3f in %d steps", first, last, steps)
+	}
+	trained, err := gpt2.New(cfg, c.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := trained.Save(out); err != nil {
+		t.Fatal(err)
+	}
+	ids := [][]int{make([]int, 24)}
+	for i := range ids[0] {
+		ids[0][i] = int(src[100+i])
+	}
+	want := runHF(t, "logits", out, hfSpec{IDs: ids})
+	got, err := trained.Logits(ids, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flat []float64
+	for _, pos := range want.Logits[0] {
+		flat = append(flat, pos...)
+	}
+	if e := relErr(got.Float32s(), flat); e > 1e-4 {
+		t.Errorf("the fine-tuned model's logits in transformers differ from Stela's by %.3g relative", e)
+	} else {
+		t.Logf("transformers' logits of the fine-tuned model match Stela's to %.3g relative", e)
+	}
 }

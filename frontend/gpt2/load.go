@@ -1,6 +1,7 @@
 package gpt2
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -227,4 +228,32 @@ func device(name string) (tensor.Device, error) {
 		return nil, fmt.Errorf("gpt2: device %q: %w", name, err)
 	}
 	return d, nil
+}
+
+// Save writes the model as a Hugging Face directory that Load and
+// transformers' GPT2LMHeadModel.from_pretrained read: config.json and
+// model.safetensors, its tensors under transformers' names, with the
+// "format": "pt" metadata transformers wants.
+func (m *Model) Save(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("gpt2: %w", err)
+	}
+	b, err := json.Marshal(m.Config)
+	if err != nil {
+		return fmt.Errorf("gpt2: %w", err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		return fmt.Errorf("gpt2: %w", err)
+	}
+	cfg["model_type"] = "gpt2"
+	cfg["architectures"] = []string{"GPT2LMHeadModel"}
+	if m.Config.NInner == 0 {
+		cfg["n_inner"] = nil
+	}
+	b, _ = json.MarshalIndent(cfg, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("gpt2: %w", err)
+	}
+	return safetensors.Save(filepath.Join(dir, "model.safetensors"), m.Params, map[string]string{"format": "pt"})
 }

@@ -127,6 +127,29 @@ func forward(cfg Config, p Params, ids, pad, pos *tensor.Tensor, kv []*tensor.Te
 	return layerNorm(x, t.LnF, cfg.Eps), out
 }
 
+// Forward returns the logits [B, S, vocab] (f32) of ids [B, S] (an
+// integer tensor), without a cache: a pure function of the parameters,
+// to train with (jit.ValueAndGradTree differentiates it).
+func (c Config) Forward(p Params, ids *tensor.Tensor) *tensor.Tensor {
+	ids = convert(ids, ir.S32)
+	return forwardAll(c, p, ids, tensor.BroadcastTo(tensor.ScalarLike(ids, 0), ids.Shape()[0]))
+}
+
+// forwardAll is forward over a fresh cache of the sequence's length:
+// the logits of every position.
+func forwardAll(cfg Config, p Params, ids, pad *tensor.Tensor) *tensor.Tensor {
+	sh := ids.Shape()
+	// Constants made with ids's Like functions are part of the trace
+	// (tensor.Scalar and Iota alone would run eagerly, and be captured).
+	zero := tensor.ScalarLike(ids, 0)
+	kv := make([]*tensor.Tensor, 2*cfg.NLayer)
+	for i := range kv {
+		kv[i] = tensor.BroadcastTo(tensor.Convert(zero, ir.F32), sh[0], cfg.NHead, sh[1], cfg.HeadDim())
+	}
+	h, _ := forward(cfg, p, ids, pad, zero, kv)
+	return head(p, h)
+}
+
 // head turns hidden states [..., n_embd] into logits [..., vocab] (f32).
 func head(p Params, h *tensor.Tensor) *tensor.Tensor {
 	w := p.Transformer.Wte.Weight
