@@ -477,3 +477,28 @@ func TestHalfWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestStepDonatesTheCache: a decode step gives the cache's buffers to the
+// compiled program (jit.Donate), which writes the new cache into them:
+// the old tensors are gone after the step.
+func TestStepDonatesTheCache(t *testing.T) {
+	dir, _ := tinyDir(t)
+	m, err := gpt2.Load(dir, gpt2.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := m.Prefill([][]int{{1, 2, 3}}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := slices.Clone(st.KV)
+	if _, err := m.Step(st, []int{4}); err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range old {
+		if !x.Freed() {
+			t.Fatalf("cache tensor %d was not donated to the decode step", i)
+		}
+	}
+	m.Release(st)
+}
