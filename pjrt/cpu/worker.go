@@ -21,6 +21,7 @@ import (
 	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
 	"github.com/stela-ml/stela/stablehlo"
+	"github.com/stela-ml/stela/stablehlo/bytecode"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -243,6 +244,15 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 		now := time.Now()
 		*d = now.Sub(t0)
 		t0 = now
+	}
+	if bytecode.IsBytecode(mlir) {
+		// MLIR bytecode (a StableHLO portable artifact from JAX/XLA's
+		// PJRT client): read it into text, then parse that like any
+		// program, so that what follows (and any dump) sees text.
+		if mlir, err = bytecode.ToText(mlir); err != nil {
+			stage(&tm.Parse)
+			return "", tm, err
+		}
 	}
 	m, err := stablehlo.Parse(mlir)
 	stage(&tm.Parse)

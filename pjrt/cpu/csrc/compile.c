@@ -1150,10 +1150,6 @@ PJRT_Error* stela_Client_Compile(PJRT_Client_Compile_Args* args) {
                        prog->format ? (int)prog->format_size : 0, prog->format ? prog->format : "");
   if (prog->code == NULL || prog->code_size == 0)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": the program is empty");
-  if (prog->code_size >= 4 && memcmp(prog->code, "ML\xefR", 4) == 0)
-    return stela_error(PJRT_Error_Code_UNIMPLEMENTED,
-                       FN ": the program is MLIR bytecode; the Stela CPU plugin accepts StableHLO text only (print "
-                       "the module as text, e.g. with JAX's lower(...).as_text())");
   if (args->compile_options == NULL && args->compile_options_size > 0)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": compile_options is NULL");
 

@@ -316,6 +316,10 @@ struct PJRT_LoadedExecutable {
 PJRT_Error* stela_loaded_executable_new(PJRT_Client* c, stela_program* prog, bool portable, size_t replicas,
                                         size_t partitions, const int* assignment, PJRT_LoadedExecutable** out);
 
+/* ---- What JAX (XLA's C-API client) needs beyond gopjrt (jax.c). ---- */
+
+PJRT_Error* stela_LoadedExecutable_GetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceAssignment_Args* args);
+
 /* ---- Small helpers (util.c). ---- */
 
 char* stela_strdup(const char* s);
