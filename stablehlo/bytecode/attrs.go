@@ -128,14 +128,16 @@ func floatAttr(r *reader, d *decoder, t stablehlo.Type) stablehlo.FloatAttr {
 
 // denseFromRaw makes dense elements from MLIR's raw data; i1 data may be
 // bit-packed (8 elements a byte, a splat 0x00/0xFF).
-func denseFromRaw(r *reader, t stablehlo.Type, raw []byte) stablehlo.Attr {
+func denseFromRaw(r *reader, t stablehlo.Type, raw []byte, vhlo bool) stablehlo.Attr {
 	tt, ok := t.(stablehlo.TensorType)
 	if !ok {
 		r.fail("dense elements of non-tensor type %s", t)
 	}
 	if tt.Elem == stablehlo.I1 {
 		n := tt.NumElements()
-		if n > 0 && int64(len(raw)) == (n+7)/8 && int64(len(raw)) != n {
+		// VHLO's reader unpacks whenever the size is the packed size;
+		// the builtin dialect's keeps a single byte as a splat.
+		if n > 0 && int64(len(raw)) == (n+7)/8 && int64(len(raw)) != n && (vhlo || len(raw) != 1) {
 			un := make([]byte, n)
 			for i := range un {
 				un[i] = (raw[i/8] >> (i % 8)) & 1
@@ -240,28 +242,13 @@ func (d *decoder) builtinAttr(r *reader) any {
 		return floatAttr(r, d, d.typ(r))
 	case 10: // CallSiteLoc
 		return stablehlo.CallSiteLoc{Callee: d.locV(r), Caller: d.locV(r)}
-	case 11: // FileLineColRange: file, then a list of up to 4 numbers
+	case 11: // FileLineColLoc: file, line, column
 		file := d.stringV(r, "location file")
-		n := r.count("location number", 1)
-		if n > 4 {
-			fail(at, "file location with %d numbers", n)
+		line, col := r.varint(), r.varint()
+		if line > math.MaxInt32 || col > math.MaxInt32 {
+			fail(at, "file location number too large")
 		}
-		var nums [4]int
-		for i := 0; i < n; i++ {
-			v := r.varint()
-			if v > math.MaxInt32 {
-				fail(at, "file location number %d is too large", v)
-			}
-			nums[i] = int(v)
-		}
-		l := stablehlo.FileLineColLoc{File: file, Line: nums[0], Col: nums[1]}
-		switch n {
-		case 3:
-			l.EndLine, l.EndCol = nums[0], nums[2]
-		case 4:
-			l.EndLine, l.EndCol = nums[2], nums[3]
-		}
-		return l
+		return stablehlo.FileLineColLoc{File: file, Line: int(line), Col: int(col)}
 	case 12, 13: // FusedLoc, FusedLoc with metadata
 		var f stablehlo.FusedLoc
 		d.list(r, "fused location", func() { f.Locs = append(f.Locs, d.locV(r)) })
@@ -289,12 +276,9 @@ func (d *decoder) builtinAttr(r *reader) any {
 		if res.kind != 2 {
 			fail(hat, "dense resource %q has no blob", res.key)
 		}
-		blob := res.blob
-		// A dense resource blob starts with its alignment (4 bytes).
-		if len(blob) < 4 {
-			fail(hat, "dense resource %q is too short (%d bytes)", res.key, len(blob))
-		}
-		return denseFromRaw(r, t, blob[4:])
+		// In bytecode the blob is the raw data (its alignment is
+		// encoded apart, unlike the text form's 4-byte prefix).
+		return denseFromRaw(r, t, res.blob, false)
 	case 17: // DenseArrayAttr
 		e := elemOf(r, d.typ(r), "dense array")
 		n := r.varint()
@@ -302,16 +286,31 @@ func (d *decoder) builtinAttr(r *reader) any {
 		return denseArray(r, e, n, raw)
 	case 18: // DenseIntOrFPElementsAttr
 		t := d.typ(r)
-		return denseFromRaw(r, t, d.blob(r))
+		return denseFromRaw(r, t, d.blob(r), false)
 	case 21: // DistinctAttr
 		return d.attr(r)
-	case 22: // FileLineColLoc: file, line, column
+	case 22: // FileLineColRange (newer MLIR): file, then a list of up to 4 numbers
 		file := d.stringV(r, "location file")
-		line, col := r.varint(), r.varint()
-		if line > math.MaxInt32 || col > math.MaxInt32 {
-			fail(at, "file location number too large")
+		n := r.count("location number", 1)
+		if n > 4 {
+			fail(at, "file location with %d numbers", n)
 		}
-		return stablehlo.FileLineColLoc{File: file, Line: int(line), Col: int(col)}
+		var nums [4]int
+		for i := 0; i < n; i++ {
+			v := r.varint()
+			if v > math.MaxInt32 {
+				fail(at, "file location number %d is too large", v)
+			}
+			nums[i] = int(v)
+		}
+		l := stablehlo.FileLineColLoc{File: file, Line: nums[0], Col: nums[1]}
+		switch n {
+		case 3:
+			l.EndLine, l.EndCol = nums[0], nums[2]
+		case 4:
+			l.EndLine, l.EndCol = nums[2], nums[3]
+		}
+		return l
 	}
 	fail(at, "builtin attribute code %d is not supported (19: dense string elements, 20: sparse elements)", code)
 	return nil
@@ -428,7 +427,7 @@ func (d *decoder) vhloAttr(r *reader) any {
 		return stablehlo.StringAttr(d.str(r))
 	case 15: // TensorV1
 		t := d.typ(r)
-		return denseFromRaw(r, t, d.blob(r))
+		return denseFromRaw(r, t, d.blob(r), true)
 	case 17: // TypeV1
 		return stablehlo.TypeAttr{Type: d.typ(r)}
 	case 18: // TypeExtensionsV1: bounds of a tensor type's encoding

@@ -32,7 +32,7 @@ func ToText(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return stablehlo.Format(m, stablehlo.PrintOptions{}), nil
+	return stablehlo.Format(m, stablehlo.PrintOptions{Locations: true}), nil
 }
 
 func (d *decoder) producerDesc() string {
@@ -362,12 +362,16 @@ func isEmptyTensor(a stablehlo.Attr) bool {
 // isSplatInt reports whether a is an integer (or bool) tensor whose
 // elements all equal v.
 func isSplatInt(a stablehlo.Attr, v int64) bool {
-	x, ok := a.(*stablehlo.DenseElements)
-	if !ok {
-		return false
-	}
-	vals, err := x.Int64s()
-	if err != nil {
+	var vals []int64
+	switch x := a.(type) {
+	case *stablehlo.DenseElements:
+		var err error
+		if vals, err = x.Int64s(); err != nil {
+			return false
+		}
+	case stablehlo.DenseArray:
+		vals = x.Ints
+	default:
 		return false
 	}
 	for _, e := range vals {
