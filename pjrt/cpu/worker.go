@@ -3,6 +3,7 @@ package cpu
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -245,15 +246,18 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 		*d = now.Sub(t0)
 		t0 = now
 	}
+	dump := newWorkerDump(mlir)
 	if bytecode.IsBytecode(mlir) {
 		// MLIR bytecode (a StableHLO portable artifact from JAX/XLA's
 		// PJRT client): read it into text, then parse that like any
 		// program, so that what follows (and any dump) sees text.
+		dump.write("mlirbc", mlir)
 		if mlir, err = bytecode.ToText(mlir); err != nil {
 			stage(&tm.Parse)
 			return "", tm, err
 		}
 	}
+	dump.write("mlir", mlir)
 	m, err := stablehlo.Parse(mlir)
 	stage(&tm.Parse)
 	if err != nil {
@@ -278,8 +282,46 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 	if err != nil {
 		return "", tm, err
 	}
+	dump.write("ll", ll)
 	soPath, err = buildObject(ll, cfg, &tm)
 	return soPath, tm, err
+}
+
+// workerDump writes what the worker compiles to $STELA_DUMP (when set):
+// the program as received (PROGRAM.HASH.mlirbc for bytecode), its
+// StableHLO text (.mlir) and the kernels' LLVM IR (.ll), so that a JAX
+// user sees Stela's IR for their program. HASH is the first 12 hex
+// digits of the program's SHA-256; PROGRAM its module name.
+type workerDump struct{ prefix string }
+
+func newWorkerDump(prog []byte) workerDump {
+	dir := os.Getenv("STELA_DUMP")
+	if dir == "" {
+		return workerDump{}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "stela cpu worker: STELA_DUMP: %v\n", err)
+		return workerDump{}
+	}
+	name := "module"
+	if m := regexp.MustCompile(`^\s*module @([A-Za-z0-9_.$-]+)`).FindSubmatch(prog); m != nil {
+		name = string(m[1])
+	} else if bytecode.IsBytecode(prog) {
+		if m, err := bytecode.Read(prog); err == nil && m.Name != "" {
+			name = m.Name
+		}
+	}
+	sum := sha256.Sum256(prog)
+	return workerDump{prefix: filepath.Join(dir, fmt.Sprintf("%s.%x", name, sum[:6]))}
+}
+
+func (d workerDump) write(ext string, data []byte) {
+	if d.prefix == "" {
+		return
+	}
+	if err := os.WriteFile(d.prefix+"."+ext, data, 0o644); err != nil {
+		fmt.Fprintf(os.Stderr, "stela cpu worker: STELA_DUMP: %v\n", err)
+	}
 }
 
 func plan(m *stablehlo.Module, cfg CompileConfig, optimized string) (*codegen.Program, error) {

@@ -187,8 +187,10 @@ func (d *decoder) decodeAttr(dialect string, custom bool, r *reader) any {
 	case "stablehlo":
 		return d.stablehloAttr(r)
 	}
-	r.fail("attributes of dialect %q in custom encoding are not supported", dialect)
-	return nil
+	// Another dialect's own encoding (Shardy's #sdy.mesh and
+	// #sdy.sharding on a JAX program): kept undecoded, as the bytes in
+	// hex, like any attribute the model does not interpret.
+	return stablehlo.OpaqueAttr{Text: fmt.Sprintf("#%s.bytecode<\"%X\">", dialect, r.bytes(uint64(r.remaining())))}
 }
 
 func (d *decoder) builtinAttr(r *reader) any {
@@ -569,8 +571,7 @@ func (d *decoder) decodeType(dialect string, custom bool, r *reader) any {
 			fail(at, "stablehlo type code %d is not supported", code)
 		}
 	}
-	r.fail("types of dialect %q in custom encoding are not supported", dialect)
-	return nil
+	return stablehlo.OpaqueType{Text: fmt.Sprintf("!%s.bytecode<\"%X\">", dialect, r.bytes(uint64(r.remaining())))}
 }
 
 func (d *decoder) tensor(r *reader, encoding stablehlo.Attr) stablehlo.TensorType {

@@ -90,3 +90,46 @@ func stripDefaults(m *stablehlo.Module) {
 		}
 	}
 }
+
+// TestXLAClientProgram reads what XLA's PJRT C-API client sent the
+// Stela plugin for `jax.jit(lambda x: x*2)` of an array committed to a
+// device (captured with STELA_DUMP): a portable artifact with Shardy's
+// sdy.mesh op and #sdy.sharding attributes in sdy's own encoding, which
+// are kept undecoded.
+func TestXLAClientProgram(t *testing.T) {
+	data, err := os.ReadFile("testdata/xla_client_sdy.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt := string(stablehlo.Format(m, stablehlo.PrintOptions{Locations: true}))
+	for _, want := range []string{
+		`func.func public @main(%arg0: tensor<3xf32> {sdy.sharding = #sdy.bytecode<"`,
+		`stablehlo.multiply %arg0, %0 : tensor<3xf32>`,
+		`loc("jit(<lambda>)/mul"(`,
+	} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("missing %q in\n%s", want, txt)
+		}
+	}
+	if _, err := stablehlo.Parse([]byte(txt)); err != nil {
+		t.Errorf("the text does not parse: %v", err)
+	}
+}
+
+// TestPlainStablehloBytecode: plain (not VHLO) bytecode of the stablehlo
+// dialect stores op attributes as ODS properties, which the reader does
+// not decode; the error says so and names the op.
+func TestPlainStablehloBytecode(t *testing.T) {
+	data, err := os.ReadFile("testdata/plain_sin.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Read(data)
+	if err == nil || !strings.Contains(err.Error(), "stablehlo.sine stores its attributes as properties") {
+		t.Errorf("got %v", err)
+	}
+}

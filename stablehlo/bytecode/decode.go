@@ -696,6 +696,9 @@ func (d *decoder) readNativeProps(r *reader, name string) []stablehlo.NamedAttr 
 		opt("res_attrs")
 		req("sym_name")
 		opt("sym_visibility")
+	case "sdy.mesh":
+		req("mesh")
+		req("sym_name")
 	case "func.call":
 		opt("arg_attrs")
 		req("callee")

@@ -91,8 +91,13 @@ func (c *converter) module(top []*stablehlo.Op) (*stablehlo.Module, error) {
 				return nil, err
 			}
 			m.Funcs = append(m.Funcs, f)
+		case "sdy.mesh":
+			// Shardy's device meshes: the functions' sdy.sharding
+			// attributes refer to them (kept verbatim). A single-device
+			// program has only the empty mesh; the model keeps no
+			// module-level op other than functions.
 		default:
-			return nil, fmt.Errorf("%s: only functions may appear in a module", o.Name)
+			return nil, fmt.Errorf("%s: only functions (and sdy.mesh) may appear in a module", o.Name)
 		}
 	}
 	return m, nil

@@ -7,6 +7,7 @@ XLA's PJRT C-API client sends a plugin. Run with jax/jaxlib 0.10.2:
 
   PYTHONPATH=/root/.cache/stela-ci/py python3 gen.py
 """
+import io
 import os
 
 import jax
@@ -84,6 +85,11 @@ def main():
         f.write(text)
     with open(os.path.join(HERE, "locs.1.17.0.mlirbc"), "wb") as f:
         f.write(stablehlo.serialize_portable_artifact_str(text, "1.17.0"))
+    # Plain bytecode of the stablehlo dialect (not a portable artifact).
+    buf = io.BytesIO()
+    jax.jit(lambda x: jnp.sin(x) + 1).lower(f32(4)).compiler_ir("stablehlo").operation.write_bytecode(buf)
+    with open(os.path.join(HERE, "plain_sin.bin"), "wb") as f:
+        f.write(buf.getvalue())
 
 
 if __name__ == "__main__":
