@@ -22,6 +22,7 @@ func Read(data []byte) (*stablehlo.Module, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mlir bytecode (%s, version %d): %w", d.producerDesc(), d.version, err)
 	}
+	sinkConstants(m)
 	return m, nil
 }
 

@@ -28,7 +28,7 @@ from jax import lax
 
 jax.config.update("jax_enable_x64", True)
 
-GROUP = 12
+GROUP = 24
 
 # Tolerances: a pair of results agrees when it is bitwise equal (NaNs of
 # any payload equal), within `ulp` units in the last place, or within
@@ -277,7 +277,8 @@ GEN = {
 }
 for op, fn in GEN.items():
     name = "gen_%s" % op
-    case(name, fn, (np.float32(1.5),))
+    # linspace: XLA computes start + i*step with an FMA (1 ULP).
+    case(name, fn, (np.float32(1.5),), ULP(1) if op == "linspace" else EXACT)
 
 # ---- Control flow ----
 def _while(x):
@@ -294,14 +295,14 @@ CONTROL = {
     "scan_cumsum": lambda x, p: lax.scan(lambda c, v: (c + v, c), 0.0, x),
     "scan_tuple": lambda x, p: lax.scan(lambda c, v: ((c[0] + v, c[1] * 2), c[0] - v), (0.0, 1.0), x),
     "scan_reverse": lambda x, p: lax.scan(lambda c, v: (c * v, c), 1.0, x, reverse=True),
-    "map": lambda x, p: lax.map(lambda v: v * v + 1, x),
+    "map": lambda x, p: lax.map(lambda v: v * v + 1, x),  # XLA contracts v*v+1 into an FMA: 1 ULP
     "nested": lambda x, p: lax.fori_loop(0, 3, lambda i, c: lax.fori_loop(0, 2, lambda j, d: d + i * j, c), x),
     "select_n": lambda x, p: lax.select_n(p % 2, x, -x),
     "while_cond_on_value": lambda x, p: lax.while_loop(lambda v: jnp.sum(v) < 100.0, lambda v: v * 2 + 1, jnp.abs(x)),
 }
 for op, fn in CONTROL.items():
     name = "control_%s" % op
-    case(name, fn, (arr(rng_for(name), "float32", (5,)), np.int32(4)))
+    case(name, fn, (arr(rng_for(name), "float32", (5,)), np.int32(4)), ULP(1) if op == "map" else EXACT)
 
 # ---- Linear algebra, convolutions ----
 MM = {
@@ -369,7 +370,7 @@ RANDOM = {
     "bits64": (lambda s: jax.random.bits(jax.random.key(s), (4,), jnp.uint64), EXACT),
     "uniform_f64": (lambda s: jax.random.uniform(jax.random.key(s), (4,), jnp.float64), EXACT),
     "choice": (lambda s: jax.random.choice(jax.random.key(s), 20, (5,), replace=False), EXACT),
-    "gumbel": (lambda s: jax.random.gumbel(jax.random.key(s), (5,)), TRANS),
+    "gumbel": (lambda s: jax.random.gumbel(jax.random.key(s), (5,)), ULP(8)),  # -log(-log(u)): two logs' errors
 }
 for op, (fn, tol) in RANDOM.items():
     for seed in [0, 42]:
@@ -456,6 +457,8 @@ def main():
     names = [c[0] for c in cases]
     assert len(set(names)) == len(names), "duplicate case names"
     dev = jax.devices()[0]
+    if os.environ.get("JAX_PLATFORMS") == "stela":
+        assert "Stela" in repr(dev), "JAX_PLATFORMS=stela runs on %r" % dev
     results, errors = {}, {}
     for i in range(0, len(cases), GROUP):
         group = cases[i:i + GROUP]
@@ -478,7 +481,7 @@ def main():
         json.dump(errors, f, indent=1, sort_keys=True)
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump({c[0]: c[3] for c in cases}, f, indent=1, sort_keys=True)
-    print("%s: %d cases, %d failed" % (dev.platform, len(cases), len(errors)))
+    print("%r: %d cases, %d failed" % (dev, len(cases), len(errors)))
 
 
 if __name__ == "__main__":

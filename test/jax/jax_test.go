@@ -40,7 +40,8 @@ func run(t *testing.T, py, platform, dir string, env []string) error {
 		args = append(args, p)
 	}
 	cmd := exec.Command(py, args...)
-	cmd.Env = append(env, "JAX_PLATFORMS="+platform)
+	// A copy: the two platforms run at once from one env slice.
+	cmd.Env = append(append([]string(nil), env...), "JAX_PLATFORMS="+platform)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s: %s", platform, strings.TrimSpace(lastLines(string(out), 3)))
 	if err != nil {
@@ -128,9 +129,10 @@ func TestJAXDifferential(t *testing.T) {
 	if repoPython != "" {
 		env = append(env, "PYTHONPATH="+repoPython)
 	}
-	env = append(env, "STELA_PJRT_PLUGIN="+plugin, "STELA_CPU_WORKER_PATH="+exe)
-
 	dir := t.TempDir()
+	// A fresh compile cache: every program compiles (as in CI).
+	env = append(env, "STELA_PJRT_PLUGIN="+plugin, "STELA_CPU_WORKER_PATH="+exe, "STELA_CACHE_DIR="+filepath.Join(dir, "cache"))
+
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, p := range []string{"cpu", "stela"} {
