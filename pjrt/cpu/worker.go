@@ -247,7 +247,8 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 		t0 = now
 	}
 	dump := newWorkerDump(mlir)
-	if bytecode.IsBytecode(mlir) {
+	fromBytecode := bytecode.IsBytecode(mlir)
+	if fromBytecode {
 		// MLIR bytecode (a StableHLO portable artifact from JAX/XLA's
 		// PJRT client): read it into text, then parse that like any
 		// program, so that what follows (and any dump) sees text.
@@ -264,6 +265,17 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 		return "", tm, err
 	}
 	var optimized string
+	if fromBytecode {
+		// The StableHLO text read from the bytecode is what the object
+		// was compiled from: PJRT_Executable_OptimizedProgram returns it
+		// (JAX's compiled.as_text() and output layouts read it), without
+		// the attributes the reader kept undecoded (XLA would not parse
+		// them back).
+		if text, err := stablehlo.Parse(mlir); err == nil {
+			bytecode.DropUndecoded(text)
+			optimized = string(stablehlo.Format(text, stablehlo.PrintOptions{Locations: true}))
+		}
+	}
 	if _, parts, err := deviceShape(cfg.Options); err == nil && parts > 1 && spmdRequested(cfg.Options) {
 		// An annotated program: partition it (spmd.go).
 		if m, optimized, err = partitionSPMD(m, parts); err != nil {

@@ -699,6 +699,8 @@ func (d *decoder) readNativeProps(r *reader, name string) []stablehlo.NamedAttr 
 	case "sdy.mesh":
 		req("mesh")
 		req("sym_name")
+	case "sdy.sharding_constraint":
+		req("sharding")
 	case "func.call":
 		opt("arg_attrs")
 		req("callee")

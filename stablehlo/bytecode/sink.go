@@ -1,6 +1,10 @@
 package bytecode
 
-import "github.com/stela-ml/stela/stablehlo"
+import (
+	"strings"
+
+	"github.com/stela-ml/stela/stablehlo"
+)
 
 // sinkConstants copies into each region the constants it uses from
 // outside. XLA's PJRT client simplifies a program before serializing it
@@ -83,5 +87,52 @@ func sinkIntoRegion(r *stablehlo.Region) {
 	fix(r)
 	if len(clones) > 0 {
 		entry.Ops = append(clones, entry.Ops...)
+	}
+}
+
+// IsUndecoded reports whether a is an attribute of another dialect that
+// Read kept in its bytecode form (`#sdy.bytecode<"...">`).
+func IsUndecoded(a stablehlo.Attr) bool {
+	o, ok := a.(stablehlo.OpaqueAttr)
+	return ok && strings.HasPrefix(o.Text, "#") && strings.Contains(o.Text, ".bytecode<\"")
+}
+
+// DropUndecoded removes the attributes Read kept undecoded (Shardy's
+// shardings of a single-device program) from the module's functions,
+// arguments, results and ops, so that its text reads in tools that know
+// those dialects (XLA reads PJRT_Executable_OptimizedProgram's text).
+func DropUndecoded(m *stablehlo.Module) {
+	drop := func(attrs []stablehlo.NamedAttr) []stablehlo.NamedAttr {
+		out := attrs[:0]
+		for _, a := range attrs {
+			if !IsUndecoded(a.Value) {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	m.Attrs = drop(m.Attrs)
+	var walk func(ops []*stablehlo.Op)
+	walk = func(ops []*stablehlo.Op) {
+		for _, o := range ops {
+			o.Attrs = drop(o.Attrs)
+			for _, r := range o.Regions {
+				for _, b := range r.Blocks {
+					walk(b.Ops)
+				}
+			}
+		}
+	}
+	for _, f := range m.Funcs {
+		f.Attrs = drop(f.Attrs)
+		for i := range f.Args {
+			f.Args[i].Attrs = drop(f.Args[i].Attrs)
+		}
+		for i := range f.ResultAttrs {
+			f.ResultAttrs[i] = drop(f.ResultAttrs[i])
+		}
+		if f.Body != nil {
+			walk(f.Entry().Ops)
+		}
 	}
 }

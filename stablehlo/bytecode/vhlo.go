@@ -53,6 +53,10 @@ var (
 
 type converter struct {
 	d *decoder
+	// forward maps the results of dropped ops (sdy.sharding_constraint)
+	// to the values they stand for.
+	forward map[*stablehlo.Value]*stablehlo.Value
+	err     error
 }
 
 func (c *converter) attrs(o *stablehlo.Op) *rawAttrs { return c.d.rawAttrs[o] }
@@ -198,6 +202,9 @@ func (c *converter) fn(o *stablehlo.Op) (*stablehlo.Func, error) {
 		if err := c.block(blk, true); err != nil {
 			return nil, fmt.Errorf("function @%s: %w", f.Name, err)
 		}
+		if c.err != nil {
+			return nil, fmt.Errorf("function @%s: %w", f.Name, c.err)
+		}
 		f.Body = o.Regions[0]
 	}
 	return f, nil
@@ -206,12 +213,61 @@ func (c *converter) fn(o *stablehlo.Op) (*stablehlo.Func, error) {
 var versionSuffix = regexp.MustCompile(`_v[0-9]+$`)
 
 func (c *converter) block(blk *stablehlo.Block, inFunc bool) error {
+	ops := blk.Ops[:0]
 	for _, o := range blk.Ops {
 		if err := c.op(o, inFunc); err != nil {
 			return err
 		}
+		if forwarded(o) {
+			if c.forward == nil {
+				c.forward = map[*stablehlo.Value]*stablehlo.Value{}
+			}
+			c.forward[o.Results[0]] = o.Operands[0]
+			continue
+		}
+		ops = append(ops, o)
+	}
+	blk.Ops = ops
+	if c.forward != nil {
+		for _, o := range blk.Ops {
+			c.rewire(o)
+		}
 	}
 	return nil
+}
+
+// forwarded reports whether o is an op the conversion drops, its result
+// replaced by its operand.
+func forwarded(o *stablehlo.Op) bool {
+	return (o.Name == "sdy.sharding_constraint" || o.Name == "builtin.unrealized_conversion_cast") &&
+		len(o.Operands) == 1 && len(o.Results) == 1
+}
+
+// rewire makes o (and the ops of its regions) read what dropped ops
+// forwarded.
+func (c *converter) rewire(o *stablehlo.Op) {
+	for i, v := range o.Operands {
+		orig := v
+		for {
+			w, ok := c.forward[v]
+			if !ok {
+				break
+			}
+			v = w
+		}
+		if v != orig && !stablehlo.TypesEqual(v.Type, orig.Type) && c.err == nil {
+			c.err = fmt.Errorf("%s reads a %s made from a %s by casts (builtin.unrealized_conversion_cast) the model cannot express",
+				o.Name, orig.Type, v.Type)
+		}
+		o.Operands[i] = v
+	}
+	for _, r := range o.Regions {
+		for _, b := range r.Blocks {
+			for _, p := range b.Ops {
+				c.rewire(p)
+			}
+		}
+	}
 }
 
 // op converts one op in place: its name and attributes to StableHLO's,
@@ -252,6 +308,12 @@ func (c *converter) op(o *stablehlo.Op, inFunc bool) error {
 			}
 		}
 	case strings.HasPrefix(o.Name, "stablehlo."), strings.HasPrefix(o.Name, "chlo."), strings.HasPrefix(o.Name, "func."):
+	case forwarded(o):
+		// A sharding hint (the identity on one device), or a cast
+		// between JAX's key types and their uint32 data around one:
+		// block drops it and its users read the operand, where the
+		// types agree (the model holds neither op).
+		return nil
 	default:
 		return fmt.Errorf("op %s (dialect %q) is not StableHLO", o.Name, strings.SplitN(o.Name, ".", 2)[0])
 	}
@@ -439,6 +501,30 @@ func convertVhloAttrs(base, vname string, attrs []stablehlo.NamedAttr) ([]stable
 			}
 		}
 	case "custom_call":
+		// Layouts are index tensors, which the text form of the model
+		// does not read: i64 tensors of the same numbers.
+		for _, name := range []string{"operand_layouts", "result_layouts"} {
+			if arr, ok := s.get(name).(stablehlo.ArrayAttr); ok {
+				out := stablehlo.ArrayAttr{}
+				for _, e := range arr {
+					if d, ok := e.(*stablehlo.DenseElements); ok && d.Type.Elem == stablehlo.Index {
+						v, err := d.Int64s()
+						if err != nil {
+							s.fail("%s: %v", name, err)
+							continue
+						}
+						t := d.Type
+						t.Elem = stablehlo.I64
+						if e, err = stablehlo.DenseFromInt64s(t, v); err != nil {
+							s.fail("%s: %v", name, err)
+							continue
+						}
+					}
+					out = append(out, e)
+				}
+				s.set(name, out)
+			}
+		}
 		if arr, ok := s.get("called_computations").(stablehlo.ArrayAttr); ok {
 			out := stablehlo.ArrayAttr{}
 			for _, e := range arr {

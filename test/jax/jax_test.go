@@ -82,10 +82,10 @@ func load(t *testing.T, dir string) results {
 	return r
 }
 
-// TestJAXDifferential runs the programs of cases.py with JAX on Stela's
-// CPU plugin (JAX_PLATFORMS=stela, through python/jax_plugins/stela) and
-// on XLA's CPU backend, and compares every output.
-func TestJAXDifferential(t *testing.T) {
+// setup returns python3 and the environment that runs JAX on the Stela
+// plugin (through python/jax_plugins/stela) with this test binary as the
+// compile worker, or skips the test.
+func setup(t *testing.T) (py string, env []string) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
@@ -98,7 +98,7 @@ func TestJAXDifferential(t *testing.T) {
 	if err != nil {
 		t.Skip("no python3")
 	}
-	env := pyenv.Environ()
+	env = pyenv.Environ()
 	probe := exec.Command(py, "-c", "import jax, jaxlib, numpy, ml_dtypes")
 	probe.Env = env
 	if out, err := probe.CombinedOutput(); err != nil {
@@ -129,9 +129,31 @@ func TestJAXDifferential(t *testing.T) {
 	if repoPython != "" {
 		env = append(env, "PYTHONPATH="+repoPython)
 	}
-	dir := t.TempDir()
 	// A fresh compile cache: every program compiles (as in CI).
-	env = append(env, "STELA_PJRT_PLUGIN="+plugin, "STELA_CPU_WORKER_PATH="+exe, "STELA_CACHE_DIR="+filepath.Join(dir, "cache"))
+	return py, append(env, "STELA_PJRT_PLUGIN="+plugin, "STELA_CPU_WORKER_PATH="+exe,
+		"STELA_CACHE_DIR="+filepath.Join(t.TempDir(), "cache"))
+}
+
+// TestJAXAPI runs api.py: JAX's runtime API (devices, memories, layouts,
+// transfers, donation, executable queries, two devices, pmap) on the
+// Stela plugin.
+func TestJAXAPI(t *testing.T) {
+	py, env := setup(t)
+	cmd := exec.Command(py, "api.py")
+	cmd.Env = append(env, "JAX_PLATFORMS=stela", "STELA_CPU_DEVICES=2")
+	out, err := cmd.CombinedOutput()
+	t.Logf("api.py:\n%s", out)
+	if err != nil {
+		t.Fatalf("api.py: %v", err)
+	}
+}
+
+// TestJAXDifferential runs the programs of cases.py with JAX on Stela's
+// CPU plugin (JAX_PLATFORMS=stela, through python/jax_plugins/stela) and
+// on XLA's CPU backend, and compares every output.
+func TestJAXDifferential(t *testing.T) {
+	py, env := setup(t)
+	dir := t.TempDir()
 
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
