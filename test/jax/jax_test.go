@@ -179,7 +179,17 @@ func TestJAXDifferential(t *testing.T) {
 	sort.Strings(names)
 	var exact, close, known, skipped int
 	var failures []string
+	// Per category (the name up to its first '_'): cases, bitwise equal,
+	// within tolerance.
+	cats := map[string]*[3]int{}
+	var catNames []string
 	for _, name := range names {
+		cat := strings.SplitN(name, "_", 2)[0]
+		if cats[cat] == nil {
+			cats[cat] = &[3]int{}
+			catNames = append(catNames, cat)
+		}
+		cats[cat][0]++
 		if msg, ok := want.errors[name]; ok {
 			t.Logf("%s: fails on XLA CPU too, skipped: %s", name, msg)
 			skipped++
@@ -203,10 +213,17 @@ func TestJAXDifferential(t *testing.T) {
 			failures = append(failures, name+": passes, but knownFailures lists it ("+reason+"): remove it there and in docs/jax.md")
 		case isExact:
 			exact++
+			cats[cat][1]++
 		default:
 			close++
+			cats[cat][2]++
 		}
 	}
+	var tab strings.Builder
+	for _, c := range catNames {
+		fmt.Fprintf(&tab, "\n| %s | %d | %d | %d |", c, cats[c][0], cats[c][1], cats[c][2])
+	}
+	t.Logf("| category | cases | bitwise equal | within tolerance |%s", tab.String())
 	t.Logf("%d cases: %d bitwise equal, %d within their tolerance, %d known failures, %d skipped (fail on XLA CPU)",
 		len(names), exact, close, known, skipped)
 	for _, f := range failures {

@@ -14,8 +14,8 @@ The plugin library and the compile worker are found as follows:
   the stela binary.
 - The stela binary: STELA_BIN, else `stela` on PATH.
 
-STELA_CPU_DEVICES=N gives the client N virtual CPU devices (the plugin's
-cpu_device_count option; default 1). STELA_CACHE_DIR, STELA_LOG and the
+STELA_CPU_DEVICES=N gives the client N virtual CPU devices (the plugin
+reads it; default 1). STELA_CACHE_DIR, STELA_LOG and the
 other STELA_* switches apply as for any client of the plugin
 (docs/cpu-plugin.md).
 """
@@ -60,8 +60,6 @@ def initialize():
         jax.config.update("jax_use_shardy_partitioner", False)
 
     options = {"stela_worker": worker_path()}
-    if os.environ.get("STELA_CPU_DEVICES"):
-        options["cpu_device_count"] = int(os.environ["STELA_CPU_DEVICES"])
     if os.environ.get("STELA_CACHE_DIR"):
         options["stela_cache_dir"] = os.environ["STELA_CACHE_DIR"]
     xla_bridge.register_plugin(PLATFORM, library_path=library_path(), options=options)
