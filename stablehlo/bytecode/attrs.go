@@ -184,8 +184,11 @@ func (d *decoder) decodeAttr(dialect string, custom bool, r *reader) any {
 		return d.builtinAttr(r)
 	case "vhlo":
 		return d.vhloAttr(r)
-	case "stablehlo":
-		return d.stablehloAttr(r)
+	case "stablehlo", "chlo":
+		// Plain bytecode of these dialects has no compatibility promise
+		// (the encodings change between StableHLO versions): only the
+		// portable artifact (VHLO) is read.
+		r.fail("%s attributes in plain (unversioned) MLIR bytecode are not read; send a StableHLO portable artifact (VHLO), as XLA's PJRT client does, or text", dialect)
 	}
 	// Another dialect's own encoding (Shardy's #sdy.mesh and
 	// #sdy.sharding on a JAX program): kept undecoded, as the bytes in
@@ -497,57 +500,6 @@ func boundsAttr(b []int64) stablehlo.Attr {
 	return stablehlo.OpaqueAttr{Text: sb.String()}
 }
 
-// stablehloAttr decodes the custom encodings of the stablehlo dialect's
-// own attributes (plain, unversioned StableHLO bytecode).
-func (d *decoder) stablehloAttr(r *reader) any {
-	at := r.off()
-	code := r.varint()
-	enum := func(kind string, values ...string) stablehlo.Attr {
-		v := r.varint()
-		if v >= uint64(len(values)) || values[v] == "" {
-			fail(at, "stablehlo %s value %d is out of range", kind, v)
-		}
-		return stablehlo.EnumAttr{Dialect: "stablehlo", Kind: kind, Value: values[v]}
-	}
-	switch code {
-	case 1: // ChannelHandleAttr
-		return stablehlo.ChannelHandle{Handle: r.svarint(), Type: r.svarint()}
-	case 2:
-		return enum("comparison_direction", "EQ", "NE", "GE", "GT", "LE", "LT")
-	case 3:
-		return enum("comparison_type", "NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED")
-	case 4: // ConvDimensionNumbersAttr
-		c := stablehlo.ConvDims{InputBatchDim: r.svarint(), InputFeatureDim: r.svarint()}
-		c.InputSpatialDims = d.svarints(r, "dimension")
-		c.KernelInputFeatureDim, c.KernelOutputFeatureDim = r.svarint(), r.svarint()
-		c.KernelSpatialDims = d.svarints(r, "dimension")
-		c.OutputBatchDim, c.OutputFeatureDim = r.svarint(), r.svarint()
-		c.OutputSpatialDims = d.svarints(r, "dimension")
-		return c
-	case 5: // DotDimensionNumbers
-		var dd stablehlo.DotDims
-		dd.LhsBatchingDims = d.svarints(r, "dimension")
-		dd.RhsBatchingDims = d.svarints(r, "dimension")
-		dd.LhsContractingDims = d.svarints(r, "dimension")
-		dd.RhsContractingDims = d.svarints(r, "dimension")
-		return dd
-	case 6:
-		return enum("fft_type", "FFT", "IFFT", "RFFT", "IRFFT")
-	case 8:
-		return enum("precision", "DEFAULT", "HIGH", "HIGHEST")
-	case 9:
-		return enum("rng_algorithm", "DEFAULT", "THREE_FRY", "PHILOX")
-	case 10:
-		return enum("rng_distribution", "", "UNIFORM", "NORMAL")
-	case 12:
-		return enum("transpose", "TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
-	case 13: // TypeExtensionsAttr
-		return boundsAttr(d.svarints(r, "bound"))
-	}
-	fail(at, "stablehlo attribute code %d is not supported in bytecode; send a StableHLO portable artifact (VHLO) or text", code)
-	return nil
-}
-
 // decodeType decodes one type entry of the given dialect.
 func (d *decoder) decodeType(dialect string, custom bool, r *reader) any {
 	if !custom {
@@ -563,13 +515,8 @@ func (d *decoder) decodeType(dialect string, custom bool, r *reader) any {
 		return d.builtinType(r)
 	case "vhlo":
 		return d.vhloType(r)
-	case "stablehlo":
-		at := r.off()
-		if code := r.varint(); code == 0 {
-			return stablehlo.TokenType{}
-		} else {
-			fail(at, "stablehlo type code %d is not supported", code)
-		}
+	case "stablehlo", "chlo":
+		r.fail("%s types in plain (unversioned) MLIR bytecode are not read; send a StableHLO portable artifact (VHLO), as XLA's PJRT client does, or text", dialect)
 	}
 	return stablehlo.OpaqueType{Text: fmt.Sprintf("!%s.bytecode<\"%X\">", dialect, r.bytes(uint64(r.remaining())))}
 }

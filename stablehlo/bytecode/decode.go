@@ -707,8 +707,9 @@ func (d *decoder) readNativeProps(r *reader, name string) []stablehlo.NamedAttr 
 		opt("no_inline")
 		opt("res_attrs")
 	default:
-		fail(at, "%s stores its attributes as properties, which this reader does not decode for this op; "+
-			"send a StableHLO portable artifact (VHLO) or the program's text", name)
+		fail(at, "%s stores its attributes as properties, which this reader does not decode for this op (plain MLIR bytecode "+
+			"of the stablehlo and chlo dialects has no compatibility promise); send a StableHLO portable artifact (VHLO), "+
+			"as XLA's PJRT client does, or the program's text", name)
 	}
 	if !body.empty() {
 		body.fail("%s: trailing data in its properties", name)

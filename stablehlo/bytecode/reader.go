@@ -1,10 +1,13 @@
 // Package bytecode reads MLIR bytecode (the format of MLIR's
 // docs/BytecodeFormat.md, versions 0 to 6) holding a StableHLO program:
-// a StableHLO portable artifact (ops of the versioned VHLO dialect, what
-// XLA's PJRT C-API client, and so JAX, sends to a plugin), or plain
-// bytecode of the builtin, func, stablehlo and chlo dialects. Read
-// converts it into Stela's StableHLO model (package stablehlo), the same
-// module stablehlo.Parse gives for the program's text.
+// a StableHLO portable artifact, ops of the versioned VHLO dialect in a
+// builtin module, which is what XLA's PJRT C-API client, and so JAX,
+// sends to a plugin. Read converts it into Stela's StableHLO model
+// (package stablehlo), the same module stablehlo.Parse gives for the
+// program's text. Plain bytecode of the builtin and func dialects reads
+// too; that of the stablehlo and chlo dialects has no compatibility
+// promise (its encodings change between StableHLO versions) and is
+// reported, naming the first op or attribute met.
 //
 // The reader is hardened like the text parser: every count and index is
 // checked against the bytes that remain, nesting is bounded, and bad input

@@ -8,10 +8,10 @@ import (
 	"github.com/stela-ml/stela/stablehlo"
 )
 
-// Read reads MLIR bytecode holding a StableHLO program (a VHLO portable
-// artifact, or plain builtin/func/stablehlo/chlo bytecode) and returns
-// the module in Stela's StableHLO model. Errors are *Error for malformed
-// bytecode and name the op for programs the model cannot hold.
+// Read reads MLIR bytecode holding a StableHLO program (a portable
+// artifact: VHLO ops in a builtin module) and returns the module in
+// Stela's StableHLO model. Errors are *Error for malformed bytecode and
+// name the op for programs the model cannot hold.
 func Read(data []byte) (*stablehlo.Module, error) {
 	d, top, err := decodeFile(data)
 	if err != nil {
