@@ -22,7 +22,7 @@ type entry struct {
 	dialect int
 	custom  bool
 	data    *reader
-	state   int8 // 0: not decoded, 1: decoding, 2: decoded
+	state   int8 // 0: not decoded, 1: decoding, 2: decoded, 3: failed (val is the panic)
 	val     any
 }
 
@@ -317,8 +317,16 @@ func (d *decoder) resolve(e *entry, what string, dec func(*reader) any) any {
 		return e.val
 	case 1:
 		fail(e.data.base, "%s refers to itself", what)
+	case 3:
+		panic(e.val) // it failed before: the same error, without decoding again
 	}
 	e.state = 1
+	defer func() {
+		if r := recover(); r != nil {
+			e.state, e.val = 3, r
+			panic(r)
+		}
+	}()
 	r := &reader{buf: e.data.buf, base: e.data.base}
 	d.enter(r)
 	v := dec(r)
@@ -366,9 +374,6 @@ func (d *decoder) tryAttr(at int, i uint64) (v any) {
 		if r := recover(); r != nil {
 			if _, ok := r.(*Error); !ok {
 				panic(r)
-			}
-			if i < uint64(len(d.attrs)) {
-				d.attrs[i].state = 0
 			}
 			v = nil
 		}
