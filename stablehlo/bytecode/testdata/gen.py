@@ -17,7 +17,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 jax.config.update("jax_enable_x64", True)
 HERE = os.path.dirname(os.path.abspath(__file__))
-VERSIONS = ["1.17.0", "1.0.0"]
+VERSIONS = ["1.17.0", "1.0.0", "0.9.0"]
 
 f32 = lambda *s: jnp.zeros(s, jnp.float32)
 
