@@ -431,6 +431,63 @@ for op, fn in NN.items():
     case(name, fn, (arr(rng_for(name), "float32", (4, 4)),), REL(1e-5, 1e-6))
 
 
+# ---- Small models end to end: training losses, generated tokens ----
+def mlp_train(p, x, y):
+    losses = []
+    for _ in range(5):
+        l, g = jax.value_and_grad(loss)(p, x, y)
+        p = jax.tree_util.tree_map(lambda a, b: a - 0.1 * b, p, g)
+        losses.append(l)
+    return jnp.stack(losses), p
+
+
+def gpt_init(name, vocab=16, d=8, layers=2):
+    r = rng_for(name)
+    w = lambda *s: (r.standard_normal(s) * 0.5).astype(np.float32)
+    return {"emb": w(vocab, d), "pos": w(12, d),
+            "layers": [{"qkv": w(d, 3 * d), "o": w(d, d), "f1": w(d, 2 * d), "f2": w(2 * d, d)} for _ in range(layers)]}
+
+
+def gpt_logits(p, toks):
+    n = toks.shape[0]
+    x = p["emb"][toks] + p["pos"][:n]
+    mask = jnp.tril(jnp.ones((n, n), bool))
+    for l in p["layers"]:
+        h = (x - x.mean(-1, keepdims=True)) / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5)
+        q, k, v = jnp.split(h @ l["qkv"], 3, -1)
+        a = jax.nn.softmax(jnp.where(mask, q @ k.T / np.sqrt(q.shape[-1]), -1e9))
+        x = x + (a @ v) @ l["o"]
+        x = x + jax.nn.gelu(x @ l["f1"]) @ l["f2"]
+    return x @ p["emb"].T
+
+
+def gpt_generate(p, prompt):
+    toks = jnp.concatenate([prompt, jnp.zeros(8, jnp.int32)])
+
+    def step(i, t):
+        nxt = jnp.argmax(gpt_logits(p, t)[3 + i])  # greedy; causal, so later zeros do not matter
+        return t.at[4 + i].set(nxt.astype(jnp.int32))
+    return lax.fori_loop(0, 8, step, toks)
+
+
+def gpt_train(p, toks):
+    def lossf(p):
+        lg = jax.nn.log_softmax(gpt_logits(p, toks[:-1]))
+        return -jnp.mean(jnp.take_along_axis(lg, toks[1:, None], 1))
+    losses = []
+    for _ in range(3):
+        l, g = jax.value_and_grad(lossf)(p)
+        p = jax.tree_util.tree_map(lambda a, b: a - 0.005 * b, p, g)
+        losses.append(l)
+    return jnp.stack(losses)
+
+
+p, x, y = init("model_mlp_train")
+case("model_mlp_train", mlp_train, (p, x, y), REL(1e-4, 1e-5))
+case("model_gpt_generate", gpt_generate, (gpt_init("model_gpt_generate"), np.array([1, 5, 7, 2], np.int32)))
+case("model_gpt_train", gpt_train, (gpt_init("model_gpt_train"), rng_for("toks").integers(0, 16, 12).astype(np.int32)), REL(1e-4, 1e-5))
+
+
 def to_numpy(x):
     return np.asarray(x)
 
