@@ -86,6 +86,17 @@ check("jit on device 1", lambda: jax.jit(lambda a: a * 2)(jax.device_put(x, ds[1
 check("pmap", lambda: jax.pmap(lambda a: a * 2)(np.arange(4, dtype=np.float32).reshape(2, 2)), [[0, 2], [4, 6]])
 check("pmap psum", lambda: jax.pmap(lambda a: jax.lax.psum(a, "i"), axis_name="i")(np.arange(4, dtype=np.float32).reshape(2, 2)),
       [[2, 4], [2, 4]])
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+
+mesh = Mesh(np.array(ds), ("x",))
+xs = jax.device_put(np.arange(8, dtype=np.float32), NamedSharding(mesh, P("x")))
+check("sharded put", lambda: [s.data.shape for s in xs.addressable_shards], [(4,), (4,)])
+check("sharded jit", lambda: jax.jit(lambda a: a * 2)(xs), np.arange(8) * 2)
+check("sharded jit keeps sharding", lambda: jax.jit(lambda a: a * 2)(xs).sharding.spec, P("x"))
+check("sharded sum (all-reduce)", lambda: float(jax.jit(lambda a: a.sum())(xs)), 28.0)
+m = jax.device_put(np.arange(16, dtype=np.float32).reshape(4, 4), NamedSharding(mesh, P("x", None)))
+check("sharded matmul", lambda: jax.jit(lambda a: a @ a.T)(m), np.arange(16.0).reshape(4, 4) @ np.arange(16.0).reshape(4, 4).T)
+check("out_shardings replicated", lambda: jax.jit(lambda a: a + 1, out_shardings=NamedSharding(mesh, P()))(xs), np.arange(8) + 1)
 expect_error("pure_callback", lambda: jax.jit(lambda a: jax.pure_callback(
     lambda v: np.asarray(v), jax.ShapeDtypeStruct((2, 3), jnp.float32), a))(x), "custom_call @xla_ffi_python_cpu_callback")
 
