@@ -779,6 +779,10 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
     err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compile worker %s stopped with status %#x",
                       worker, status);
   }
+  /* A worker that succeeded writes to stderr only what the user asked
+     for (STELA_LOG=compile's stage times, STELA_DUMP's problems): pass it
+     on, so that clients other than Stela's runtime (JAX) see it too. */
+  if (err == NULL && *text) fprintf(stderr, "%s\n", text);
   free(cap.buf);
   free(brief);
   return err;
