@@ -136,7 +136,7 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 	_, tm, err := Compile(prog, CompileConfig{Out: args[4], Options: opts, ToolTimeout: toolTimeout()})
 	logTimes := func() {
 		if env.Log().Compile {
-			fmt.Fprintf(stderr, "stela cpu compile: %s\n", tm)
+			fmt.Fprintf(stderr, "stela cpu compile: @%s: %s\n", programName(prog), tm)
 		}
 	}
 	if err != nil {
@@ -315,16 +315,22 @@ func newWorkerDump(prog []byte) workerDump {
 		fmt.Fprintf(os.Stderr, "stela cpu worker: STELA_DUMP: %v\n", err)
 		return workerDump{}
 	}
-	name := "module"
+	sum := sha256.Sum256(prog)
+	return workerDump{prefix: filepath.Join(dir, fmt.Sprintf("%s.%x", programName(prog), sum[:6]))}
+}
+
+// programName returns the module name of a program (text or bytecode),
+// "module" when it has none.
+func programName(prog []byte) string {
 	if m := regexp.MustCompile(`^\s*module @([A-Za-z0-9_.$-]+)`).FindSubmatch(prog); m != nil {
-		name = string(m[1])
-	} else if bytecode.IsBytecode(prog) {
+		return string(m[1])
+	}
+	if bytecode.IsBytecode(prog) {
 		if m, err := bytecode.Read(prog); err == nil && m.Name != "" {
-			name = m.Name
+			return m.Name
 		}
 	}
-	sum := sha256.Sum256(prog)
-	return workerDump{prefix: filepath.Join(dir, fmt.Sprintf("%s.%x", name, sum[:6]))}
+	return "module"
 }
 
 func (d workerDump) write(ext string, data []byte) {
