@@ -1018,4 +1018,3 @@ func (b *bencher) child(exe, cacheDir, example string) (benchChildResult, error)
 	}
 	return r, nil
 }
-

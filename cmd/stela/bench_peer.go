@@ -341,4 +341,3 @@ func (b *bencher) peerAlone(tb *torchBench, workload string) {
 		}
 	}
 }
-

@@ -332,8 +332,8 @@ func TestCheckBenchTargets(t *testing.T) {
 		got = append(got, verdict{tg.Metric, tg.Ratio, tg.OK})
 	}
 	want := []verdict{
-		{"add", 0.5, false},  // at least 2x PyTorch
-		{"gelu", 3, true},    // at least 3x PyTorch
+		{"add", 0.5, false}, // at least 2x PyTorch
+		{"gelu", 3, true},   // at least 3x PyTorch
 		{"mm1024", 0.9, true},
 		{"mm2048", 0.8, false},
 		{"block", 1, false},
