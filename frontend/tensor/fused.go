@@ -169,8 +169,8 @@ type fusedOp struct {
 	attr    any
 	regions []*ir.Func // a reduction's or sort's body: closed functions
 	args    []int32
-	first int32 // its first result's value index
-	nres  int32
+	first   int32 // its first result's value index
+	nres    int32
 }
 
 type fusedValue struct {
