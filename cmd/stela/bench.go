@@ -47,11 +47,11 @@ var benchWorkloads = []struct {
 	name, doc string
 	run       func(b *bencher) error
 }{
-	{"W1", "eager dispatch: 10,000 chained adds of f32[16]", benchW1},
-	{"W2", "gelu_tanh(x*a+b) on f32[4194304], eager and compiled", benchW2},
+	{"W1", "eager dispatch: 10,000 chained adds of f32[16], plain and fused eager", benchW1},
+	{"W2", "gelu_tanh(x*a+b) on f32[4194304], eager, fused eager and compiled", benchW2},
 	{"W3", "f32 matmul 1024³ and 2048³, compiled", benchW3},
 	{"W4", "MLP 784-1024-1024-10 training step, batch 256, compiled", benchW4},
-	{"W5", "GPT-2-small block forward, eager and compiled", benchW5},
+	{"W5", "GPT-2-small block forward, eager, fused eager and compiled", benchW5},
 	{"W6", "compile latency of W5: fresh process, warm disk cache, same process", benchW6},
 }
 
@@ -575,7 +575,7 @@ func formatBenchResult(r benchResult) string {
 		fmt.Fprintf(&b, " [%s–%s]", benchNum(r.Min), benchNum(r.Max))
 	}
 	if r.MaxAbsDiff != nil {
-		fmt.Fprintf(&b, "; max |compiled-eager| %.2g", *r.MaxAbsDiff)
+		fmt.Fprintf(&b, "; max |%s-eager| %.2g", r.Mode, *r.MaxAbsDiff)
 	}
 	switch {
 	case r.JAXVersion != "":
@@ -642,18 +642,35 @@ func benchMaxDiff(a, b *tensor.Tensor) float64 {
 func benchW1(b *bencher) error {
 	x := benchRandom(1, 16)
 	y := benchRandom(2, 16)
-	ds, err := b.measure("W1", "eager", w1Metric, func() error {
-		z := x
-		for range w1Ops {
-			z = tensor.Add(z, y)
+	for _, mode := range []string{"eager", "fused"} {
+		ds, err := b.measure("W1", mode, w1Metric, benchInMode(mode, func() error {
+			z := x
+			for range w1Ops {
+				z = tensor.Add(z, y)
+			}
+			return z.Err()
+		}))
+		if err != nil {
+			b.fail(benchResult{Workload: "W1", Mode: mode, Metric: w1Metric}, err)
+			continue
 		}
-		return z.Err()
-	})
-	if err != nil {
+		b.emit(benchSummary("W1", mode, w1Metric, "µs/op", benchScaled(ds, time.Microsecond, w1Ops)))
+	}
+	return nil
+}
+
+// benchInMode is fn run in the eager mode of a bench mode: fused eager mode
+// (tensor.EagerFused) for "fused", else plain. The mode is set around each
+// call; leaving fused mode flushes nothing, since each call ends at a sync
+// point that ran its window.
+func benchInMode(mode string, fn func() error) func() error {
+	if mode != "fused" {
+		return fn
+	}
+	return func() (err error) {
+		tensor.WithEagerMode(tensor.EagerFused, func() { err = fn() })
 		return err
 	}
-	b.emit(benchSummary("W1", "eager", w1Metric, "µs/op", benchScaled(ds, time.Microsecond, w1Ops)))
-	return nil
 }
 
 // benchGELU is W2's function: tensor.GELU is the tanh approximation.
@@ -673,13 +690,13 @@ func benchW2(b *bencher) error {
 	var eagerOut *tensor.Tensor
 	run := func(mode string, f func(x, a, c *tensor.Tensor) *tensor.Tensor) error {
 		var last *tensor.Tensor
-		ds, err := b.measure("W2", mode, metric, func() error {
-			if last != nil {
+		ds, err := b.measure("W2", mode, metric, benchInMode(mode, func() error {
+			if last != nil && last != eagerOut {
 				last.Free()
 			}
 			last = f(x, a, c)
 			return last.Err()
-		})
+		}))
 		if err != nil {
 			b.fail(benchResult{Workload: "W2", Mode: mode, Metric: metric}, err)
 			return nil
@@ -696,6 +713,9 @@ func benchW2(b *bencher) error {
 		return nil
 	}
 	if err := run("eager", benchGELU); err != nil {
+		return err
+	}
+	if err := run("fused", benchGELU); err != nil {
 		return err
 	}
 	return run("compiled", jit.Compile(benchGELU, jit.WithName("bench_gelu")))
@@ -809,19 +829,19 @@ func benchW5(b *bencher) error {
 	}
 	inputs := ex.Inputs(1)
 	var eagerOut *tensor.Tensor
-	for _, mode := range []string{"eager", "compiled"} {
+	for _, mode := range []string{"eager", "fused", "compiled"} {
 		fn := ex.Func()
 		if mode == "compiled" {
 			fn = jit.Compile(fn, jit.WithName("bench_gpt2_small"))
 		}
 		var last *tensor.Tensor
-		ds, err := b.measure("W5", mode, w5Metric, func() error {
+		ds, err := b.measure("W5", mode, w5Metric, benchInMode(mode, func() error {
 			if last != nil && last != eagerOut {
 				last.Free()
 			}
 			last = benchCall(fn, inputs)
 			return last.Err()
-		})
+		}))
 		if err != nil {
 			b.fail(benchResult{Workload: "W5", Mode: mode, Metric: w5Metric}, err)
 			continue

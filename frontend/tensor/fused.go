@@ -189,7 +189,9 @@ type fusedWindow struct {
 	paramOf map[Buffer]int32
 	key     []byte // the ops' part of the program key
 	bytes   int64
-	done    bool
+	// argArena holds the ops' args, a few hundred at a time.
+	argArena []int32
+	done     bool
 }
 
 // fusedProg is a compiled window program.
@@ -209,6 +211,13 @@ type lazyBuf struct {
 	idx   int32
 	done  atomic.Pointer[lazyResult]
 	freed atomic.Bool
+}
+
+// fusedResult is a fused op's result tensor and its buffer, allocated
+// together.
+type fusedResult struct {
+	t  Tensor
+	lb lazyBuf
 }
 
 type lazyResult struct {
@@ -356,6 +365,30 @@ func fusedFlushFor(b Buffer) {
 	}
 }
 
+// fusedMaxConstant is the most elements of a constant a window holds in
+// its program.
+const fusedMaxConstant = 64
+
+// fusedConstant records the constant l, made where x is, into the window,
+// or returns nil for a constant too large to be part of the program.
+func fusedConstant(x *Tensor, l *ir.Literal) *Tensor {
+	if l.Type.NumElements() > fusedMaxConstant {
+		return nil
+	}
+	var kb [64]byte
+	key := append(kb[:0], 'C', byte(l.Type.DType), byte(len(l.Type.Shape)))
+	for _, d := range l.Type.Shape {
+		key = binenc.AppendUvarint(key, uint64(d))
+	}
+	key = append(key, l.Bytes()...)
+	var out [1]*Tensor
+	r, ok := fusedRecordKey(out[:0], x.buf.Device(), ir.Loc{}, ir.OpConstant, nil, ir.ConstantAttr{Value: l}, nil, x.Committed(), key)
+	if !ok {
+		return nil
+	}
+	return r[0]
+}
+
 // fusedRecord records op into the open window (opening one on dev) and
 // appends its results, lazy tensors, to dst. ok is false when the op
 // cannot be recorded (a sharded operand): the caller runs it at once.
@@ -367,6 +400,12 @@ func fusedRecord(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Tensor
 	}
 	var kb [128]byte
 	okey := appendOpKey(kb[:0], op, attr, args)
+	return fusedRecordKey(dst, dev, loc, op, args, attr, regions, committed, okey)
+}
+
+// fusedRecordKey is fusedRecord with the op's key (appendOpKey, or a
+// constant's) made.
+func fusedRecordKey(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Tensor, attr any, regions []*ir.Func, committed bool, okey []byte) (_ []*Tensor, ok bool) {
 	for _, r := range regions {
 		// A body is made anew by each call (Sum's add, say): its text,
 		// not its identity, is what the program depends on.
@@ -404,12 +443,16 @@ func fusedRecord(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Tensor
 		w = nil
 	}
 	if w == nil {
-		w = &fusedWindow{dev: dev, paramOf: map[Buffer]int32{}}
+		w = &fusedWindow{dev: dev, paramOf: map[Buffer]int32{}, ops: make([]fusedOp, 0, 64), vals: make([]fusedValue, 0, 64)}
 		fusedCur = w
 		fusedOpen.Store(true)
 	}
 	w.key = append(w.key, okey...)
-	refs := make([]int32, len(args))
+	if cap(w.argArena)-len(w.argArena) < len(args) {
+		w.argArena = make([]int32, 0, max(256, len(args)))
+	}
+	refs := w.argArena[len(w.argArena) : len(w.argArena)+len(args)]
+	w.argArena = w.argArena[:len(w.argArena)+len(args)]
 	for i, a := range args {
 		ref := int32(-1)
 		if lb, isLazy := a.buf.(*lazyBuf); isLazy && lb.w == w {
@@ -447,12 +490,15 @@ func fusedRecord(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Tensor
 	w.ops = append(w.ops, fusedOp{op: op, attr: attr, regions: regions, args: refs, first: first, nres: int32(len(types))})
 	meta := commitment(committed)
 	for i, t := range types {
-		lb := &lazyBuf{typ: t, dev: dev, w: w, idx: first + int32(i)}
+		// One allocation for the tensor and its buffer.
+		r := &fusedResult{lb: lazyBuf{typ: t, dev: dev, w: w, idx: first + int32(i)}}
+		lb := &r.lb
+		r.t = Tensor{typ: t, buf: lb, meta: meta}
 		w.vals = append(w.vals, fusedValue{typ: t, lazy: lb})
 		if n, ok := t.ByteSize(); ok {
 			w.bytes += n
 		}
-		dst = append(dst, &Tensor{typ: t, buf: lb, meta: meta})
+		dst = append(dst, &r.t)
 	}
 	fusedStats.Ops++
 	if len(w.ops) >= fusedMaxOps || w.bytes >= fusedMaxBytes {

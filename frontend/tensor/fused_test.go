@@ -45,10 +45,11 @@ func ulps(a, b float32) int64 {
 // TestFusedExamplesMatchEager runs each example's forward pass (the MLP,
 // the CNN, the small transformer, and the MLP's training step with its
 // derivative) eagerly in plain mode and in fused mode: the results must
-// agree to the last bits. The plugin's fused kernels evaluate the same
-// elementwise formulas as its one-op programs; what may differ is the
-// order of a reduction's sums, which a window can tile differently, so
-// a few ULP are allowed, and counted.
+// agree to the last bits of their scale. The plugin's fused kernels
+// evaluate the same elementwise formulas as its one-op programs; what may
+// differ is a multiply-add contracted into one FMA (and, in principle, a
+// reduction's order), so the test logs whether they are bitwise equal and
+// allows 1e-6 of each output's largest magnitude.
 func TestFusedExamplesMatchEager(t *testing.T) {
 	for _, name := range []string{"mlp", "cnn", "transformer", "mlp-train"} {
 		t.Run(name, func(t *testing.T) {
@@ -72,20 +73,31 @@ func TestFusedExamplesMatchEager(t *testing.T) {
 			if st.Ops == 0 || st.Windows == 0 {
 				t.Fatalf("fused mode recorded %d ops in %d windows: it did not run fused", st.Ops, st.Windows)
 			}
-			worst, bitwise := int64(0), true
+			worst, bitwise, worstRel := int64(0), true, 0.0
 			for i := range plain {
 				p, f := plain[i].Float32s(), fused[i].Float32s()
+				scale := 0.0
+				for _, v := range p {
+					scale = max(scale, math.Abs(float64(v)))
+				}
 				for j := range p {
 					u := ulps(p[j], f[j])
-					if u != 0 {
-						bitwise = false
-					}
+					bitwise = bitwise && u == 0
 					worst = max(worst, u)
+					if scale > 0 {
+						worstRel = max(worstRel, math.Abs(float64(p[j])-float64(f[j]))/scale)
+					}
 				}
 			}
-			t.Logf("%s: %d ops in %d windows; bitwise equal %v, max %d ULP", name, st.Ops, st.Windows, bitwise, worst)
-			if worst > 8 {
-				t.Errorf("fused results differ from plain eager by %d ULP", worst)
+			t.Logf("%s: %d ops in %d windows; bitwise equal %v, max %d ULP, max difference %.2g of the output's largest magnitude",
+				name, st.Ops, st.Windows, bitwise, worst, worstRel)
+			// A window's kernels may contract a multiply and an add into
+			// one FMA (one rounding, as compiled code does), which moves a
+			// result that cancels to near zero (an SGD update w - lr*g) by
+			// many of its own ULP but not by more than an ULP or so of the
+			// values it came from.
+			if worstRel > 1e-6 {
+				t.Errorf("fused results differ from plain eager by %.2g of the output's scale", worstRel)
 			}
 		})
 	}
