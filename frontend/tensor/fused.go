@@ -4,9 +4,12 @@ import (
 	binenc "encoding/binary"
 	"fmt"
 	"os"
+	goruntime "runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/passes"
@@ -157,6 +160,12 @@ var (
 	fusedTypes = map[string][]ir.Type{}
 	// fusedProgs caches the compiled windows by window key.
 	fusedProgs = map[string]*fusedProg{}
+	// fusedKept lists, for each device buffer, the windows that ran on it
+	// and have intermediate values (weakly: a window lives as long as one
+	// of its intermediates does); fusedKeptN is its size, for Free's
+	// check without fusedMu.
+	fusedKept  = map[Buffer][]weak.Pointer[fusedWindow]{}
+	fusedKeptN atomic.Int64
 )
 
 // fusedMaxProgs bounds fusedProgs (when full it starts again).
@@ -177,7 +186,8 @@ type fusedValue struct {
 	typ   ir.Type
 	uses  int32 // ops of the window that use it
 	lazy  *lazyBuf
-	freed bool // freed before the flush: not a result
+	weak  weak.Pointer[lazyBuf] // an intermediate's, once the window ran
+	freed bool                  // freed before the flush: not a result
 }
 
 // fusedWindow is one window of recorded ops on one device.
@@ -535,10 +545,80 @@ func (w *fusedWindow) flush(want int32) {
 		lb.w = nil
 	}
 	// The window no longer needs its lazy buffers; the intermediate ones
-	// that live on keep it (and its inputs) for rerun.
+	// that live on keep it (and its inputs) for rerun. It knows them
+	// weakly, so that freeing one of its inputs can compute them first.
+	inter := false
 	for i := range w.vals {
+		if lb := w.vals[i].lazy; lb != nil && lb.done.Load() == nil {
+			w.vals[i].weak = weak.Make(lb)
+			inter = true
+		}
 		w.vals[i].lazy = nil
 	}
+	if inter && len(w.params) > 0 {
+		wp := weak.Make(w)
+		for _, p := range w.params {
+			fusedKept[p] = append(fusedKept[p], wp)
+		}
+		fusedKeptN.Store(int64(len(fusedKept)))
+		goruntime.AddCleanup(w, fusedForget, w.params)
+	}
+}
+
+// fusedForget drops a collected window's entries from fusedKept.
+func fusedForget(params []Buffer) {
+	fusedMu.Lock()
+	defer fusedMu.Unlock()
+	for _, p := range params {
+		ws := slices.DeleteFunc(fusedKept[p], func(wp weak.Pointer[fusedWindow]) bool { return wp.Value() == nil })
+		if len(ws) == 0 {
+			delete(fusedKept, p)
+		} else {
+			fusedKept[p] = ws
+		}
+	}
+	fusedKeptN.Store(int64(len(fusedKept)))
+}
+
+// fusedBeforeFree computes, before the device buffer b is freed, the
+// intermediate values that windows which ran on b still have alive and
+// unread: after the free they could not be computed any more, and in
+// plain mode they were computed long before.
+func fusedBeforeFree(b Buffer) {
+	if fusedKeptN.Load() == 0 {
+		return
+	}
+	fusedMu.Lock()
+	defer fusedMu.Unlock()
+	for _, wp := range fusedKept[b] {
+		w := wp.Value()
+		if w == nil {
+			continue
+		}
+		var outs []int32
+		var lbs []*lazyBuf
+		for i := range w.vals {
+			if lb := w.vals[i].weak.Value(); lb != nil && lb.done.Load() == nil && !lb.freed.Load() {
+				outs = append(outs, int32(i))
+				lbs = append(lbs, lb)
+			}
+		}
+		if len(outs) == 0 {
+			continue
+		}
+		fusedStats.Reruns++
+		rs, err := w.run(outs)
+		for k, lb := range lbs {
+			r := &lazyResult{err: err}
+			if err == nil {
+				r.b = rs[k]
+			}
+			lb.done.Store(r)
+			lb.w = nil
+		}
+	}
+	delete(fusedKept, b)
+	fusedKeptN.Store(int64(len(fusedKept)))
 }
 
 // run runs the window's program with results outs, compiling it on a

@@ -227,6 +227,19 @@ func TestFusedIntermediates(t *testing.T) {
 	if got := c.Float32s(); got[1] != 2 {
 		t.Errorf("c = %v, want [1 2 3]", got)
 	}
+	// Freeing an input of a window that ran computes its intermediates
+	// that are still alive first: they stay readable, as in plain mode.
+	y := FromSlice([]float32{1, 2, 3})
+	e := Add(y, y)   // 2 4 6, an intermediate
+	f := Mul(e, e)   // 4 16 36, the window's result
+	_ = f.Float32s() // runs the window
+	st = fusedDelta(func() { y.Free() })
+	if st.Reruns != 1 {
+		t.Errorf("freeing a window's input: %+v, want its live intermediate computed (one rerun)", st)
+	}
+	if got := e.Float32s(); got[2] != 6 {
+		t.Errorf("intermediate after its window's input was freed = %v, want [2 4 6]", got)
+	}
 	// A freed lazy tensor is not computed, and reading it fails.
 	d := Add(x, x)
 	d.Free()

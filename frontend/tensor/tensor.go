@@ -301,6 +301,14 @@ func (t *Tensor) Free() {
 			fusedFlushFor(b)
 		}
 	}
+	if b := t.buf; fusedKeptN.Load() != 0 {
+		if lb, ok := b.(*lazyBuf); ok {
+			b = lb.materialized()
+		}
+		if b != nil {
+			fusedBeforeFree(b)
+		}
+	}
 	if f, ok := t.buf.(runtime.Freer); ok {
 		f.Free()
 	}
