@@ -96,6 +96,9 @@ func benchMarkdown(env string, rs []benchResult, ts []benchTarget) string {
 			rows = append(rows, k)
 		}
 	}
+	// In workload order (the bounds come first in the results), metrics
+	// in the order they ran.
+	slices.SortStableFunc(rows, func(a, b row) int { return strings.Compare(a.workload, b.workload) })
 	for _, k := range rows {
 		fmt.Fprintf(&b, "| %s | %s |", k.workload, k.metric)
 		for _, c := range cols {
