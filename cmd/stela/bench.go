@@ -391,14 +391,38 @@ func benchPoolSize() int {
 // which prints them after Stela's lines of the workload. A failure on one
 // side ends that side's runs, not the others'.
 func (b *bencher) measure(workload, mode, metric string, fn func() error) ([]time.Duration, error) {
-	call := func() error {
+	ds, errs := b.measureSides(workload, metric, []benchSide{{mode, fn}})
+	return ds[0], errs[0]
+}
+
+// benchSide is one of Stela's modes of a measurement: its mode and one
+// call.
+type benchSide struct {
+	mode string
+	fn   func() error
+}
+
+// measureSides is measure for several of Stela's modes of one metric at
+// once (W2's and W5's fused and compiled, which a target compares): their
+// timed runs alternate with each other's, and with the partners' of each,
+// in benchSchedule's order, so that all see the same machine. It returns
+// each side's durations and error.
+func (b *bencher) measureSides(workload, metric string, sides []benchSide) ([][]time.Duration, []error) {
+	call := func(fn func() error) error {
 		var err error
 		if perr := benchCatch(func() { err = fn() }); perr != nil {
 			return perr
 		}
 		return err
 	}
-	tms := b.partners(workload, mode, metric)
+	var tms []*torchMeasurement
+	for _, sd := range sides {
+		for _, tm := range b.partners(workload, sd.mode, metric) {
+			if !slices.ContainsFunc(tms, func(o *torchMeasurement) bool { return o.tb == tm.tb && o.torchMetric == tm.torchMetric }) {
+				tms = append(tms, tm)
+			}
+		}
+	}
 	settle := func() {
 		for _, tm := range tms {
 			if tm.alive() {
@@ -407,34 +431,38 @@ func (b *bencher) measure(workload, mode, metric string, fn func() error) ([]tim
 			}
 		}
 	}
-	var ds []time.Duration
-	err := call()
+	ds := make([][]time.Duration, len(sides))
+	errs := make([]error, len(sides))
+	for i, sd := range sides {
+		errs[i] = call(sd.fn)
+	}
 	for _, tm := range tms {
 		settle()
 		tm.warmup()
 	}
-	prev := len(tms) // the side that ran last: the last partner's warm-up
-	for _, side := range benchSchedule(b.runs, 1+len(tms)) {
+	n := len(sides)
+	prev := n + len(tms) - 1 // the side that ran last: the last warm-up
+	for _, side := range benchSchedule(b.runs, n+len(tms)) {
 		if side != prev {
 			settle()
 		}
 		prev = side
-		if side > 0 {
-			tms[side-1].run()
+		if side >= n {
+			tms[side-n].run()
 			continue
 		}
-		if err != nil {
+		if errs[side] != nil {
 			continue
 		}
 		start := time.Now()
-		if err = call(); err == nil {
-			ds = append(ds, time.Since(start))
+		if errs[side] = call(sides[side].fn); errs[side] == nil {
+			ds[side] = append(ds[side], time.Since(start))
 		}
 	}
 	for _, tm := range tms {
 		tm.finish()
 	}
-	return ds, err
+	return ds, errs
 }
 
 // benchSchedule is the order of an interleaved measurement's timed runs
@@ -687,38 +715,37 @@ func benchW2(b *bencher) error {
 	x := benchRandom(3, n)
 	a := tensor.Scalar(float32(0.75))
 	c := tensor.Scalar(float32(0.25))
-	var eagerOut *tensor.Tensor
-	run := func(mode string, f func(x, a, c *tensor.Tensor) *tensor.Tensor) error {
-		var last *tensor.Tensor
-		ds, err := b.measure("W2", mode, metric, benchInMode(mode, func() error {
-			if last != nil && last != eagerOut {
-				last.Free()
+	// Eager alone, then fused and compiled interleaved: a target compares
+	// those two.
+	modes := []string{"eager", "fused", "compiled"}
+	fns := []func(x, a, c *tensor.Tensor) *tensor.Tensor{benchGELU, benchGELU, jit.Compile(benchGELU, jit.WithName("bench_gelu"))}
+	last := make([]*tensor.Tensor, len(modes))
+	side := func(i int) benchSide {
+		return benchSide{modes[i], benchInMode(modes[i], func() error {
+			if last[i] != nil {
+				last[i].Free() // the last one stays, for the comparison
 			}
-			last = f(x, a, c)
-			return last.Err()
-		}))
-		if err != nil {
-			b.fail(benchResult{Workload: "W2", Mode: mode, Metric: metric}, err)
-			return nil
+			last[i] = fns[i](x, a, c)
+			return last[i].Err()
+		})}
+	}
+	eds, eerr := b.measureSides("W2", metric, []benchSide{side(0)})
+	ds, errs := b.measureSides("W2", metric, []benchSide{side(1), side(2)})
+	ds, errs = append(eds, ds...), append(eerr, errs...)
+	for i, mode := range modes {
+		if errs[i] != nil {
+			b.fail(benchResult{Workload: "W2", Mode: mode, Metric: metric}, errs[i])
+			continue
 		}
-		r := benchSummary("W2", mode, metric, "ms", benchScaled(ds, time.Millisecond, 1))
+		r := benchSummary("W2", mode, metric, "ms", benchScaled(ds[i], time.Millisecond, 1))
 		r.Derived = map[string]float64{"GB/s": bytes / (r.Median / 1e3) / 1e9}
-		if mode == "eager" {
-			eagerOut = last
-		} else if eagerOut != nil {
-			d := benchMaxDiff(last, eagerOut)
+		if i > 0 && errs[0] == nil {
+			d := benchMaxDiff(last[i], last[0])
 			r.MaxAbsDiff = &d
 		}
 		b.emit(r)
-		return nil
 	}
-	if err := run("eager", benchGELU); err != nil {
-		return err
-	}
-	if err := run("fused", benchGELU); err != nil {
-		return err
-	}
-	return run("compiled", jit.Compile(benchGELU, jit.WithName("bench_gelu")))
+	return nil
 }
 
 // W3: compute-bound GEMM.
@@ -828,29 +855,34 @@ func benchW5(b *bencher) error {
 		return err
 	}
 	inputs := ex.Inputs(1)
-	var eagerOut *tensor.Tensor
-	for _, mode := range []string{"eager", "fused", "compiled"} {
+	// Eager alone, then fused and compiled interleaved (a target compares
+	// those two).
+	modes := []string{"eager", "fused", "compiled"}
+	last := make([]*tensor.Tensor, len(modes))
+	side := func(i int) benchSide {
 		fn := ex.Func()
-		if mode == "compiled" {
+		if modes[i] == "compiled" {
 			fn = jit.Compile(fn, jit.WithName("bench_gpt2_small"))
 		}
-		var last *tensor.Tensor
-		ds, err := b.measure("W5", mode, w5Metric, benchInMode(mode, func() error {
-			if last != nil && last != eagerOut {
-				last.Free()
+		return benchSide{modes[i], benchInMode(modes[i], func() error {
+			if last[i] != nil {
+				last[i].Free() // the last one stays, for the comparison
 			}
-			last = benchCall(fn, inputs)
-			return last.Err()
-		}))
-		if err != nil {
-			b.fail(benchResult{Workload: "W5", Mode: mode, Metric: w5Metric}, err)
+			last[i] = benchCall(fn, inputs)
+			return last[i].Err()
+		})}
+	}
+	eds, eerr := b.measureSides("W5", w5Metric, []benchSide{side(0)})
+	ds, errs := b.measureSides("W5", w5Metric, []benchSide{side(1), side(2)})
+	ds, errs = append(eds, ds...), append(eerr, errs...)
+	for i, mode := range modes {
+		if errs[i] != nil {
+			b.fail(benchResult{Workload: "W5", Mode: mode, Metric: w5Metric}, errs[i])
 			continue
 		}
-		r := benchSummary("W5", mode, w5Metric, "ms", benchScaled(ds, time.Millisecond, 1))
-		if mode == "eager" {
-			eagerOut = last
-		} else if eagerOut != nil {
-			d := benchMaxDiff(last, eagerOut)
+		r := benchSummary("W5", mode, w5Metric, "ms", benchScaled(ds[i], time.Millisecond, 1))
+		if i > 0 && errs[0] == nil {
+			d := benchMaxDiff(last[i], last[0])
 			r.MaxAbsDiff = &d
 		}
 		b.emit(r)

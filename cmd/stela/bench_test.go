@@ -198,6 +198,25 @@ func TestTorchServeInterleaves(t *testing.T) {
 	if got, want := logged(), "AAAA"; got != want {
 		t.Errorf("W2 eager ran %s, want %s", got, want)
 	}
+	// W2 fused and compiled run together (a target compares them), with
+	// compiled's partner, PyTorch: fused (F), compiled (A), PyTorch (B)
+	// alternate F A B B A F F A B.
+	fused := func() error {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = f.WriteString("F")
+		return err
+	}
+	dss, errs := b.measureSides("W2", w2Metric, []benchSide{{"fused", fused}, {"compiled", stela}})
+	if len(dss[0]) != 3 || len(dss[1]) != 3 || errs[0] != nil || errs[1] != nil {
+		t.Errorf("measureSides: %d and %d samples, %v; want 3 each", len(dss[0]), len(dss[1]), errs)
+	}
+	if got, want := logged(), "FAbFABBAFFAB"; got != want {
+		t.Errorf("W2 fused and compiled ran %s, want %s", got, want)
+	}
 	// W3 interleaves each size; b.peerAlone prints PyTorch's results in
 	// metric order after the workload.
 	b.measure("W3", "compiled", w3Metric(1024), stela)
@@ -206,6 +225,7 @@ func TestTorchServeInterleaves(t *testing.T) {
 		t.Errorf("W3 compiled ran %s, want %s", got, want)
 	}
 	b.peerAlone(tb, "W1")
+	b.peerAlone(tb, "W2")
 	b.peerAlone(tb, "W3")
 	// W5's Stela side never measured (its workload failed first, say):
 	// PyTorch measures alone.
@@ -226,6 +246,7 @@ func TestTorchServeInterleaves(t *testing.T) {
 	want := []string{
 		"W1 torch-eager " + w1Metric + " runs 3",
 		"W1 numpy " + w1Metric + " runs 3",
+		"W2 torch-eager " + w2Metric + " runs 3",
 		"W3 torch-eager " + w3Metric(1024) + " runs 3",
 		"W3 torch-eager " + w3Metric(2048) + " runs 3",
 		"W5 torch-eager " + w5Metric + " runs 3",
