@@ -245,6 +245,30 @@ func LiveBytes(device string) (n int64, ok bool) {
 	return pluginCounter(device, "stela_cpu_live_bytes")
 }
 
+// MachineBound runs one of the Stela CPU plugin's machine-bound
+// measurements (`stela bench`, docs/performance.md): "copy" is the rate
+// in bytes/s at which its thread pool's threads copy one array of arg
+// bytes to another (STREAM's copy, reads and writes counted), "fma" the
+// peak f32 rate in FLOP/s of arg iterations of independent FMA chains on
+// each thread. ok is false when the device is not on a plugin that has
+// them, or the measurement failed.
+func MachineBound(device, what string, arg int64) (v float64, ok bool) {
+	d, err := Lookup(device)
+	if err != nil {
+		return 0, false
+	}
+	pd, isPJRT := d.(*pjrtDevice)
+	if !isPJRT {
+		return 0, false
+	}
+	fn, ok := pd.p.plugin.Int64Func1("stela_cpu_bound_" + what)
+	if !ok {
+		return 0, false
+	}
+	n := fn(arg)
+	return float64(n), n > 0
+}
+
 // pluginCounter calls the plugin's int64_t name(void) extension.
 func pluginCounter(device, name string) (int64, bool) {
 	d, err := Lookup(device)
