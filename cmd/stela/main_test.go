@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"stela":             func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 		"stela-dist-helper": distHelper,
+		"stela-spmd-helper": spmdHelper,
 	})
 }
 
