@@ -375,9 +375,10 @@ static int32_t net_sendrecv(void* ctx, const stela_xfer* xs, int64_t n, char err
   return stela_gloo_sendrecv(ctx, xs, n, err);
 }
 
-/* Distributed clients made by this process: each gets its own keys in
-   the store (every process makes them in the same order). */
-static atomic_int distributed_clients;
+/* Distributed clients made by this process, by node: each gets its own
+   keys in the store (every process makes them in the same order). By
+   node, so that clients of several nodes in one process (tests) meet. */
+static atomic_int distributed_clients[4096];
 
 /* Makes c a client of process node of nodes: connects to the others
    through Gloo. */
@@ -404,7 +405,7 @@ static PJRT_Error* join_nodes(PJRT_Client* c, const PJRT_Client_Create_Args* arg
   c->kv_put = args->kv_put_callback;
   c->kv_put_arg = args->kv_put_user_arg;
   char prefix[64], msg[256] = "";
-  snprintf(prefix, sizeof prefix, "stela_cpu/gloo/%d/", atomic_fetch_add(&distributed_clients, 1));
+  snprintf(prefix, sizeof prefix, "stela_cpu/gloo/%d/", atomic_fetch_add(&distributed_clients[o->node_id], 1));
   long long timeout = o->coll_timeout_ms > 0 ? o->coll_timeout_ms : 300000;
   c->gloo = stela_gloo_connect(c->node, c->nodes, o->gloo_host, o->gloo_iface, prefix, timeout, kv_get, kv_put, c, msg);
   if (c->gloo == NULL)
