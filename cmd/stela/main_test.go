@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 		"stela-dist-helper":  distHelper,
 		"stela-spmd-helper":  spmdHelper,
 		"stela-train-helper": trainHelper,
+		"stela-bench-helper": benchHelper,
 	})
 }
 

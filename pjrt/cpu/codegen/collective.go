@@ -706,8 +706,15 @@ func (c *collEmit) barrierRefresh(members, n value.Value) {
 	c.check(rc)
 }
 
-// collRefresh is STELA_RT_COLL_REFRESH, a bit of a barrier's op id.
-const collRefresh = 1 << 30
+// collRefresh is STELA_RT_COLL_REFRESH, a bit of a barrier's op id;
+// collLate and collUnread are STELA_RT_COLL_LATE and
+// STELA_RT_COLL_UNREAD, bits of an exchange's sizes: a buffer the peers
+// read only after a refresh, or never.
+const (
+	collRefresh = 1 << 30
+	collLate    = 1 << 62
+	collUnread  = 1 << 61
+)
 
 // typeBytes are the byte sizes of the types of a node's values.
 func typeBytes(vs []*tval) []int64 {
@@ -867,13 +874,23 @@ func (c *collEmit) allReduce() error {
 	members, pos := c.group()
 	peers := c.peersArray(size, 2*nops)
 	mine := append(append([]value.Value{}, c.ins...), c.outs...)
-	c.exchange(members, i64(size), mine, append(typeBytes(n.in), typeBytes(n.out)...), peers)
 	total := int64(0)
 	for _, x := range n.in {
 		total += x.t.bytes()
 	}
 	inPlace := len(n.inPlace) > 0
 	direct := total <= collDirectBytes && !inPlace
+	// The peers read the results only in segments, after a refresh
+	// barrier (what an exchange across processes sends when).
+	outFlag := int64(collUnread)
+	if !direct {
+		outFlag = collLate
+	}
+	sizes := typeBytes(n.in)
+	for _, b := range typeBytes(n.out) {
+		sizes = append(sizes, b|outFlag)
+	}
+	c.exchange(members, i64(size), mine, sizes, peers)
 	segs := make([]int64, nops)
 	for i, x := range n.in {
 		k := x.t.elem

@@ -417,7 +417,7 @@ static int32_t split_members(stela_rendezvous* rv, int64_t self, const char* op,
 /* Sends this device's published buffers to the members of s's latest
    exchange in other processes and receives theirs into s's copies, as
    call t. */
-static int32_t transfer(stela_rendezvous* rv, int64_t self, int64_t t, const char* op, char err[256]) {
+static int32_t transfer(stela_rendezvous* rv, int64_t self, int64_t t, bool refresh, const char* op, char err[256]) {
   slot* s = &rv->slots[self];
   int64_t nx = 0;
   for (int64_t j = 0; j < s->cn; j++)
@@ -433,11 +433,13 @@ static int32_t transfer(stela_rendezvous* rv, int64_t self, int64_t t, const cha
     int64_t m = s->cmembers[j];
     if (is_local(rv, m)) continue;
     for (int64_t i = 0; i < s->ck; i++) {
-      if (s->csizes[i] <= 0) continue;
+      int64_t flags = s->csizes[i] & ~STELA_RT_COLL_SIZE_MASK, bytes = s->csizes[i] & STELA_RT_COLL_SIZE_MASK;
+      if (bytes <= 0 || (flags & STELA_RT_COLL_UNREAD) != 0 || ((flags & STELA_RT_COLL_LATE) != 0) != refresh)
+        continue;
       xs[x++] = (stela_xfer){.send = 1, .proc = rv->owner[m], .peer = m, .tag = xfer_tag(t, self, m, i),
-                             .ptr = s->cmine[i], .bytes = s->csizes[i]};
+                             .ptr = s->cmine[i], .bytes = bytes};
       xs[x++] = (stela_xfer){.send = 0, .proc = rv->owner[m], .peer = m, .tag = xfer_tag(t, m, self, i),
-                             .ptr = s->copies[j * s->ck + i], .bytes = s->csizes[i]};
+                             .ptr = s->copies[j * s->ck + i], .bytes = bytes};
     }
   }
   char why[256];
@@ -484,7 +486,9 @@ static int32_t exchange_global(stela_rendezvous* rv, int64_t self, int64_t op_id
     for (int64_t j = 0; j < n && ok; j++) {
       if (is_local(rv, members[j])) continue;
       for (int64_t i = 0; i < k && ok; i++) {
-        size_t b = sizes[i] > 0 ? (size_t)sizes[i] : 1;
+        if ((sizes[i] & STELA_RT_COLL_UNREAD) != 0) continue; /* its copy stays NULL */
+        int64_t bytes = sizes[i] & STELA_RT_COLL_SIZE_MASK;
+        size_t b = bytes > 0 ? (size_t)bytes : 1;
         b = (b + 63) / 64 * 64;
         ok = posix_memalign(&s->copies[j * k + i], 64, b) == 0;
         if (!ok) s->copies[j * k + i] = NULL;
@@ -495,7 +499,7 @@ static int32_t exchange_global(stela_rendezvous* rv, int64_t self, int64_t op_id
     snprintf(err, 256, "%s: out of memory for the copies of other processes' buffers", op);
     return fail(rv, self, err);
   }
-  if (transfer(rv, self, t, op, err) != 0) return 1;
+  if (transfer(rv, self, t, false, op, err) != 0) return 1;
   for (int64_t j = 0; j < n; j++) {
     int64_t m = members[j];
     if (!is_local(rv, m)) {
@@ -538,7 +542,7 @@ static int32_t coll_barrier(stela_rendezvous* rv, int64_t self, int64_t op_id, c
   int32_t rc = split_members(rv, self, op, members, n, lm, &nl, err);
   if (rc == 0) rc = arrive(rv, self, op_id, op, lm, nl, false, NULL, 0, err, &t);
   free(lm);
-  if (rc == 0 && (op_id & STELA_RT_COLL_REFRESH) != 0) rc = transfer(rv, self, t, op, err);
+  if (rc == 0 && (op_id & STELA_RT_COLL_REFRESH) != 0) rc = transfer(rv, self, t, true, op, err);
   return rc;
 }
 

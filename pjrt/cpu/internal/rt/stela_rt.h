@@ -104,6 +104,12 @@ typedef struct stela_rt {
 /* The bit of a barrier's op_id that asks for the peers' copies again
    (version 5, coll_exchange_sized); op ids are below 2^20. */
 #define STELA_RT_COLL_REFRESH (INT64_C(1) << 30)
+/* Bits of coll_exchange_sized's sizes: a buffer the peers read only
+   after a refresh (it is written after the exchange: sent at the
+   refresh, not at the exchange), or never (not sent; its copy is NULL). */
+#define STELA_RT_COLL_LATE (INT64_C(1) << 62)
+#define STELA_RT_COLL_UNREAD (INT64_C(1) << 61)
+#define STELA_RT_COLL_SIZE_MASK (STELA_RT_COLL_UNREAD - 1)
 
 /* One transfer between this process and another (stela_net): send (or
    receive) bytes at ptr to (from) process proc, matched by tag. */
