@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -188,4 +189,28 @@ func routeAddress(coord string) (string, error) {
 	}
 	defer c.Close()
 	return c.LocalAddr().(*net.UDPAddr).IP.String(), nil
+}
+
+// explainTransferFailure adds the job's failure to the error of an
+// execution across processes that failed in a transfer (the plugin's
+// "... over Gloo: ..."): a process that died closes its connections, so
+// that its peers fail at once, and processes that were talking to those
+// peers fail naming them, not the dead one. The job's lease watcher names
+// the dead process within the liveness timeout: the error waits that long
+// for it (the default OnFailure then ends the process with that message).
+func explainTransferFailure(err error) error {
+	job := Distributed()
+	if job == nil || err == nil || !strings.Contains(err.Error(), "over Gloo") {
+		return err
+	}
+	select {
+	case <-job.Failed():
+	case <-time.After(job.j.Config().Liveness + 2*time.Second):
+		return err
+	}
+	var pe *PeerError
+	if jerr := job.Err(); jerr != nil && !errors.As(err, &pe) {
+		return fmt.Errorf("%w; the job failed: %v", err, jerr)
+	}
+	return err
 }

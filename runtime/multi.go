@@ -336,6 +336,9 @@ func (e *multiExec) run(args [][]Buffer, loc ir.Loc, don *donation) ([][]Buffer,
 		}
 	}
 	x, err := e.c.le.Launch(lists, &pjrt.ExecuteOptions{Donate: donated})
+	if err != nil && e.remote != nil {
+		err = explainTransferFailure(err)
+	}
 	if err != nil {
 		if !loc.IsKnown() {
 			loc = ir.CallerLoc()

@@ -15,12 +15,16 @@
 #include <gloo/transport/tcp/device.h>
 #include <gloo/transport/unbound_buffer.h>
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -90,6 +94,10 @@ struct stela_gloo {
   std::shared_ptr<gloo::transport::Device> dev;
   std::chrono::milliseconds timeout;
   int rank;
+  /* After a failed transfer the connections are not to be trusted: every
+     later transfer fails with the first failure's message. */
+  std::mutex mu;
+  std::string broken;
 };
 
 extern "C" int stela_gloo_built(void) { return 1; }
@@ -104,7 +112,20 @@ extern "C" stela_gloo* stela_gloo_connect(int rank, int size, const char* host, 
     else
       a.hostname = host != nullptr && *host != '\0' ? host : "127.0.0.1";
     auto g = std::make_unique<stela_gloo>();
-    g->dev = gloo::transport::tcp::CreateDevice(a);
+    /* Gloo's event loop thread starts here: it blocks every signal, as
+       the plugin's own threads do (a Go program's handlers run on its own
+       threads), SIGPIPE above all: a write to a peer that died must fail
+       with EPIPE, not kill the process. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    try {
+      g->dev = gloo::transport::tcp::CreateDevice(a);
+    } catch (...) {
+      pthread_sigmask(SIG_SETMASK, &old, nullptr);
+      throw;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
     g->timeout = std::chrono::milliseconds(timeout_ms);
     g->rank = rank;
     g->ctx = std::make_shared<gloo::rendezvous::Context>(rank, size);
@@ -121,11 +142,24 @@ extern "C" stela_gloo* stela_gloo_connect(int rank, int size, const char* host, 
   return nullptr;
 }
 
+/* How long a failed sendrecv waits for its other transfers to end (a
+   peer that is alive finishes them, one that died fails them). */
+static const std::chrono::milliseconds kDrain(10000);
+
 extern "C" int32_t stela_gloo_sendrecv(void* gp, const void* xsp, int64_t n, char err[256]) {
   stela_gloo* g = static_cast<stela_gloo*>(gp);
   const xfer* xs = static_cast<const xfer*>(xsp);
+  {
+    std::lock_guard<std::mutex> l(g->mu);
+    if (!g->broken.empty()) {
+      copy_message(err, "an earlier transfer between the processes failed: " + g->broken);
+      return 1;
+    }
+  }
   std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> bufs((size_t)n);
+  std::vector<bool> done((size_t)n, false);
   int64_t at = -1;
+  std::string msg;
   try {
     for (int64_t i = 0; i < n; i++) {
       at = i;
@@ -141,6 +175,7 @@ extern "C" int32_t stela_gloo_sendrecv(void* gp, const void* xsp, int64_t n, cha
         bufs[i]->waitSend(g->timeout);
       else
         bufs[i]->waitRecv(g->timeout);
+      done[i] = true;
     }
     return 0;
   } catch (const std::exception& e) {
@@ -148,14 +183,39 @@ extern "C" int32_t stela_gloo_sendrecv(void* gp, const void* xsp, int64_t n, cha
     char what[128];
     snprintf(what, sizeof what, "%s process %d (device %lld) over Gloo: ", x.send ? "sending to" : "receiving from",
              x.proc, (long long)x.peer);
-    copy_message(err, std::string(what) + e.what());
+    msg = std::string(what) + e.what();
   } catch (...) {
-    copy_message(err, "a Gloo transfer failed");
+    msg = "a Gloo transfer failed";
   }
-  /* Buffers with transfers still pending are not destroyed (Gloo may
-     still touch them): the execution fails and, with it, the job. */
-  for (auto& b : bufs) b.release();
-  return 1;
+  copy_message(err, msg);
+  {
+    std::lock_guard<std::mutex> l(g->mu);
+    if (g->broken.empty()) g->broken = msg;
+  }
+  /* The other transfers may still read or write their memory, which the
+     caller frees once this returns: wait for them to end (or fail). One
+     still pending after that is left to Gloo, with its buffer; return 2
+     so that the caller does not free what it receives into. */
+  bool pending = false;
+  for (int64_t i = 0; i < n; i++) {
+    if (done[i] || i == at || !bufs[i]) continue;
+    try {
+      if (xs[i].send)
+        bufs[i]->waitSend(kDrain);
+      else
+        bufs[i]->waitRecv(kDrain);
+    } catch (const std::exception& e) {
+      std::string w = e.what();
+      if (w.find("Timed out") != std::string::npos) {
+        pending = true;
+        bufs[i].release();
+      }
+    } catch (...) {
+      pending = true;
+      bufs[i].release();
+    }
+  }
+  return pending ? 2 : 1;
 }
 
 extern "C" void stela_gloo_free(stela_gloo* g) { delete g; }

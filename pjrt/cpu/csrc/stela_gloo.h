@@ -35,7 +35,9 @@ stela_gloo* stela_gloo_connect(int rank, int size, const char* host, const char*
                                int64_t timeout_ms, stela_kv_get_fn get, stela_kv_put_fn put, void* kv,
                                char err[256]);
 
-/* stela_net.sendrecv (stela_rt.h): xs is an array of n stela_xfer. */
+/* stela_net.sendrecv (stela_rt.h): xs is an array of n stela_xfer. 2
+   (an error too) means transfers may still be pending: their memory must
+   not be freed. */
 int32_t stela_gloo_sendrecv(void* g, const void* xs, int64_t n, char err[256]);
 
 void stela_gloo_free(stela_gloo* g);

@@ -88,6 +88,7 @@ typedef struct slot {
      processes' buffers (copies[j*ck + i], NULL for local members), all
      this device's own. */
   int64_t cn, ck;
+  bool leak; /* a failed transfer may still write the copies: never free them */
   int64_t* cmembers;
   void** cmine;
   int64_t* csizes;
@@ -142,9 +143,9 @@ stela_rendezvous* stela_rendezvous_new(int64_t n, int64_t parts) {
 }
 
 static void free_copies(slot* s) {
-  if (s->copies != NULL)
+  if (s->copies != NULL && !s->leak)
     for (int64_t i = 0; i < s->cn * s->ck; i++) free(s->copies[i]);
-  free(s->copies);
+  if (!s->leak) free(s->copies);
   free(s->cmembers);
   free(s->cmine);
   free(s->csizes);
@@ -446,6 +447,7 @@ static int32_t transfer(stela_rendezvous* rv, int64_t self, int64_t t, bool refr
   why[0] = '\0';
   int32_t rc = x == 0 ? 0 : rv->net->sendrecv(rv->net->ctx, xs, x, why);
   free(xs);
+  if (rc == 2) s->leak = true;
   if (rc != 0) {
     snprintf(err, 256, "%s: %s", op, why[0] ? why : "the network transfer failed");
     return fail(rv, self, err);

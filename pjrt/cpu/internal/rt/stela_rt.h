@@ -124,7 +124,8 @@ typedef struct stela_xfer {
 
 /* The network of a multi-process execution (the plugin's Gloo shim):
    sendrecv posts all n transfers and waits for them, returning 0, or 1
-   with a message (naming the process) in err. */
+   with a message (naming the process) in err; 2 is a failure that may
+   leave transfers pending, whose memory must then not be freed. */
 typedef struct stela_net {
   void* ctx;
   int32_t proc, nprocs; /* this process, and the job's count */
