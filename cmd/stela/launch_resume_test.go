@@ -65,6 +65,15 @@ func trainHelper() {
 	x := sharding.Put(tensor.FromSlice(xs, batch, in), mesh, sharding.P("data"))
 	y := sharding.Put(tensor.FromSlice(ys, batch, out), mesh, sharding.P("data"))
 	state := trainState{W: sharding.Put(tensor.Full(ir.F32, 0.01, in, out), mesh, sharding.P())}
+	// This process holds its devices' rows of x: reading x whole is an
+	// error that says so; Gather makes a copy every process reads.
+	if err := tensor.Catch(func() { x.Float32s() }); err != nil {
+		fmt.Println("reading x:", err)
+	}
+	if g := sharding.Gather(x).Float32s(); len(g) != len(xs) || g[len(g)-1] != xs[len(xs)-1] {
+		fail("gather", fmt.Errorf("gathered %d values, want %d", len(g), len(xs)))
+	}
+	fmt.Printf("shards here: %d of %d\n", len(x.Shards()), len(devs))
 	step := jit.Compile(func(x, y, w *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
 		r := tensor.Sub(tensor.MatMul(x, w), y)
 		loss := tensor.Mean(tensor.Mul(r, r))
@@ -133,6 +142,17 @@ func TestLaunchResume(t *testing.T) {
 	want := final.FindStringSubmatch(out)
 	if want == nil {
 		t.Fatalf("the uninterrupted run printed no final weights:\n%s", out)
+	}
+	for p := range 2 {
+		for _, m := range []string{
+			fmt.Sprintf("[p%d] reading x: ", p),
+			"has pieces on devices of other processes of the job",
+			fmt.Sprintf("[p%d] shards here: 2 of 4\n", p),
+		} {
+			if !strings.Contains(out, m) {
+				t.Errorf("the run's output lacks %q:\n%s", m, out)
+			}
+		}
 	}
 	dir := t.TempDir()
 	out, errb, err = runStela(t, stela, []string{"STELA_CPU_DEVICES=2", "STELA_TEST_KILL_AT=12"}, "launch", "-n", "2", "--", train, dir, "20")
