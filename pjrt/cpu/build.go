@@ -154,6 +154,11 @@ func glooCompiler() []string {
 	return cxx
 }
 
+// HasGloo reports whether the plugin is built with Gloo here (its
+// collectives across processes): a C++ compiler and Debian's
+// libgloo-dev are installed, and STELA_CPU_GLOO is not 0.
+func HasGloo() bool { return glooCompiler() != nil }
+
 // buildHash names a build: the sources, the compiler command, its flags
 // and the target.
 func buildHash(files map[string][]byte, cc, extra []string) string {
