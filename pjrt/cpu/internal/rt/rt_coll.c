@@ -107,6 +107,7 @@ struct stela_rendezvous {
   /* Several processes: the network, and the process of each device. */
   const stela_net* net;
   int32_t* owner;
+  uint64_t gen; /* this execution's number (stela_net.executions) */
 };
 
 static int64_t coll_now_ns(void) {
@@ -174,6 +175,7 @@ stela_rendezvous* stela_rendezvous_new_global(int64_t n, int64_t parts, const st
   }
   memcpy(rv->owner, owner, (size_t)n * sizeof(int32_t));
   rv->net = net;
+  rv->gen = __atomic_fetch_add((uint64_t*)&net->executions, 1, __ATOMIC_SEQ_CST);
   /* Only this process's devices wait here; they have the CPUs. */
   int64_t local = 0;
   for (int64_t d = 0; d < n; d++) local += owner[d] == net->proc;
@@ -389,10 +391,11 @@ static int32_t coll_exchange(stela_rendezvous* rv, int64_t self, int64_t op_id, 
 
 /* ---- Executions over several processes ---- */
 
-/* The tag of buffer i sent by device src to device dst at call t. */
-static uint64_t xfer_tag(int64_t t, int64_t src, int64_t dst, int64_t i) {
-  return ((uint64_t)(t & 0xFFFFFF) << 40) | ((uint64_t)(src & 0xFFF) << 28) | ((uint64_t)(dst & 0xFFF) << 16) |
-         (uint64_t)(i & 0xFFFF);
+/* The tag of buffer i sent by device src to device dst at call t of
+   execution gen: 8 bits of gen, 20 of t, 12 of each device, 12 of i. */
+static uint64_t xfer_tag(uint64_t gen, int64_t t, int64_t src, int64_t dst, int64_t i) {
+  return ((gen & 0xFF) << 56) | ((uint64_t)(t & 0xFFFFF) << 36) | ((uint64_t)(src & 0xFFF) << 24) |
+         ((uint64_t)(dst & 0xFFF) << 12) | (uint64_t)(i & 0xFFF);
 }
 
 /* Checks members and splits them: the local ones into lm (*nl). */
@@ -437,9 +440,9 @@ static int32_t transfer(stela_rendezvous* rv, int64_t self, int64_t t, bool refr
       int64_t flags = s->csizes[i] & ~STELA_RT_COLL_SIZE_MASK, bytes = s->csizes[i] & STELA_RT_COLL_SIZE_MASK;
       if (bytes <= 0 || (flags & STELA_RT_COLL_UNREAD) != 0 || ((flags & STELA_RT_COLL_LATE) != 0) != refresh)
         continue;
-      xs[x++] = (stela_xfer){.send = 1, .proc = rv->owner[m], .peer = m, .tag = xfer_tag(t, self, m, i),
+      xs[x++] = (stela_xfer){.send = 1, .proc = rv->owner[m], .peer = m, .tag = xfer_tag(rv->gen, t, self, m, i),
                              .ptr = s->cmine[i], .bytes = bytes};
-      xs[x++] = (stela_xfer){.send = 0, .proc = rv->owner[m], .peer = m, .tag = xfer_tag(t, m, self, i),
+      xs[x++] = (stela_xfer){.send = 0, .proc = rv->owner[m], .peer = m, .tag = xfer_tag(rv->gen, t, m, self, i),
                              .ptr = s->copies[j * s->ck + i], .bytes = bytes};
     }
   }

@@ -130,6 +130,10 @@ typedef struct stela_net {
   void* ctx;
   int32_t proc, nprocs; /* this process, and the job's count */
   int32_t (*sendrecv)(void* ctx, const stela_xfer* xs, int64_t n, char err[256]);
+  /* Executions over several processes started so far (every process
+     starts them in the same order): part of each transfer's tag, so that
+     transfers of two executions never match. */
+  uint64_t executions;
 } stela_net;
 
 /* What entry returns when rt->cancel was set (version 4). */
