@@ -120,6 +120,9 @@ type platform struct {
 	// hash.
 	compileOpts      pjrt.CompileOptions
 	compileOptsBytes []byte
+	// node and nodes: this process and the job's process count, for a
+	// client of the Stela CPU plugin opened in a job (nodes 0 otherwise).
+	node, nodes int
 }
 
 func (p *platform) open() error {
@@ -130,6 +133,10 @@ func (p *platform) open() error {
 	}
 	p.plugin = client.Plugin()
 	p.client = client
+	if d, _, ok, _ := pjrtDistributed(p.key); ok && p.key == "cpu" {
+		// Device assignments name the job's devices (GlobalFamilyDevices).
+		p.node, p.nodes = d.NodeID, d.NumNodes
+	}
 	p.identity = fmt.Sprintf("%s %s %s", client.PlatformName(), client.PlatformVersion(), p.path)
 	if p.compileOptsBytes, err = p.compileOpts.Marshal(); err != nil {
 		return err
@@ -221,7 +228,15 @@ func openClient(name string, prov *PluginProvider, extra []pjrt.NamedValue) (cli
 	if err != nil {
 		return nil, path, err
 	}
-	if d, ok := pjrtDistributed(name); ok {
+	d, dextra, ok, err := pjrtDistributed(name)
+	if err != nil {
+		return nil, path, err
+	}
+	if ok {
+		for _, e := range dextra {
+			opts = slices.DeleteFunc(opts, func(o pjrt.NamedValue) bool { return o.Name == e.Name })
+			opts = append(opts, e)
+		}
 		client, err = plugin.NewDistributedClient(d, opts...)
 	} else {
 		client, err = plugin.NewClient(opts...)

@@ -23,8 +23,11 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"stela":             func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
-		"stela-dist-helper": distHelper,
+		"stela":              func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"stela-dist-helper":  distHelper,
+		"stela-spmd-helper":  spmdHelper,
+		"stela-train-helper": trainHelper,
+		"stela-bench-helper": benchHelper,
 	})
 }
 

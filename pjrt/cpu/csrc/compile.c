@@ -212,11 +212,13 @@ static PJRT_Error* place(PJRT_Client* c, const compile_options* o, bool* portabl
                          int** assignment) {
   long long r = o->replicas > 0 ? o->replicas : 1;
   long long p = o->partitions > 0 ? o->partitions : 1;
-  if (r > STELA_MAX_DEVICES || p > STELA_MAX_DEVICES || r * p > c->ndev)
+  /* A client of several processes: device ids name the job's devices. */
+  long long ndev = c->nodes > 1 ? (long long)c->ndev * c->nodes : c->ndev;
+  if (r > 4096 || p > 4096 || r * p > ndev)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
-                       FN ": %lld replicas x %lld partitions need %lld devices, the client has %d (set create option "
+                       FN ": %lld replicas x %lld partitions need %lld devices, the client has %lld (set create option "
                        "cpu_device_count or STELA_CPU_DEVICES)",
-                       r, p, r * p, c->ndev);
+                       r, p, r * p, ndev);
   *R = (size_t)r;
   *P = (size_t)p;
   *assignment = NULL;
@@ -246,11 +248,11 @@ static PJRT_Error* place(PJRT_Client* c, const compile_options* o, bool* portabl
       }
       for (size_t i = 0; i < (size_t)r; i++) {
         long long id = o->ids[j * o->cap + i];
-        if (id < 0 || id >= c->ndev) {
+        if (id < 0 || id >= ndev) {
           free(a);
           return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
-                             FN ": the device assignment names device %lld, the client has devices 0 to %d", id,
-                             c->ndev - 1);
+                             FN ": the device assignment names device %lld, the client has devices 0 to %lld", id,
+                             ndev - 1);
         }
         a[i * (size_t)p + j] = (int)id;
       }
@@ -268,7 +270,8 @@ static PJRT_Error* place(PJRT_Client* c, const compile_options* o, bool* portabl
       return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": device_ordinal %lld, the client has devices 0 to %d", d,
                          c->ndev - 1);
     }
-    a[0] = (int)d;
+    /* This process's device d, as a job's device id. */
+    a[0] = (int)(d + (c->nodes > 1 ? (long long)c->node * c->ndev : 0));
   } else {
     for (long long i = 0; i < r * p; i++) a[i] = (int)i;
   }
