@@ -149,7 +149,7 @@ func argmaxRows(v []float32, rows, n int) []int {
 // w7Targets are W7's targets (docs/performance.md): batch-1 decode at
 // 80% of the bandwidth bound or better, 1.5x PyTorch eager's decode or
 // better, and batch 8 decoding at least 5x the tokens/s of batch 1.
-func w7Targets(find func(workload, mode, metric string) *benchResult, torch bool) []benchTarget {
+func w7Targets(find func(workload, mode, metric string) *benchResult) []benchTarget {
 	var ts []benchTarget
 	d1 := find("W7", "compiled", w7Metric("decode", 1))
 	if bw := find("W7", "host", w7BWMetric); d1 != nil && bw != nil && d1.Derived != nil {
@@ -168,7 +168,7 @@ func w7Targets(find func(workload, mode, metric string) *benchResult, torch bool
 			Ratio: ratio, Want: "≥ 5x", OK: ratio >= 5,
 		})
 	}
-	if torch {
+	{
 		for _, batch := range w7Batches {
 			metric := w7Metric("decode", batch)
 			s, t := find("W7", "compiled", metric), find("W7", torchEager, metric)
@@ -178,7 +178,7 @@ func w7Targets(find func(workload, mode, metric string) *benchResult, torch bool
 			ratio := t.Median / s.Median
 			ts = append(ts, benchTarget{
 				Target:   fmt.Sprintf("W7 compiled %s at 1.5x PyTorch eager or better", metric),
-				Workload: "W7", Mode: "compiled", Metric: metric, Stela: s.Median, Torch: t.Median, Unit: s.Unit,
+				Workload: "W7", Mode: "compiled", Metric: metric, Stela: s.Median, Vs: torchEager, Peer: t.Median, Unit: s.Unit,
 				Ratio: ratio, Want: "≥ 1.5x", OK: ratio >= 1.5,
 			})
 		}

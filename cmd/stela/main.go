@@ -54,7 +54,7 @@ func init() {
 			"compile and run StableHLO on a PJRT plugin and print the results", runRun},
 		{"compile", []arg{{"[FILE.mlir|FILE.sir]", "the program: StableHLO text or Stela IR (none with --example)"}},
 			"compile a program for a target without running it (a TPU topology through libtpu, no TPU needed) and print its cost, memory and estimated step time", runCompile},
-		{"bench", nil, "run the benchmark workloads (docs/performance.md), optionally next to PyTorch", runBench},
+		{"bench", nil, "run the benchmark workloads (docs/performance.md), optionally next to PyTorch and JAX", runBench},
 		{"check", []arg{{"FILE.mlir ...", "StableHLO files with check.* expectations; with several, the exit status is the worst file's, a failure (1) worse than a rejection (2)"}},
 			"run StableHLO files with check.* expectations; exit 0 ok, 1 failed, 2 rejected", runCheck},
 		{"demo", []arg{{"[EXAMPLE ...]", "the built-in examples to run (default: " + strings.Join(demoExamples, " ") + "); or train [FLAGS], which trains the MLP on MNIST: stela train --model mlp [FLAGS] mnist; or sharding [--devices N] [--json] [CASE ...], which runs the sharding cases on N CPU devices in both modes against the unsharded programs"}},

@@ -17,7 +17,9 @@ Every measurement is one warm-up call, then --runs timed calls; the median
 is reported. With --device cuda the tensors live on the GPU and each timed
 call ends with torch.cuda.synchronize(), as Stela's end at a sync point. The workloads are written to match Stela's exactly:
 
-  W1  10,000 chained adds z = z + y of two f32[16] (us per op)
+  W1  10,000 chained adds z = z + y of two f32[16] (us per op), under
+      torch.inference_mode() (PyTorch's fastest eager dispatch); also, in
+      mode "numpy", the same loop on two NumPy float32[16] arrays
   W2  gelu_tanh(x*a+b) on f32[4194304], a and b f32 scalars (0-d tensors);
       GB/s counts one read of x and one write of y
   W3  f32 matmul n x n x n for n = 1024, 2048 (GFLOP/s)
@@ -97,9 +99,10 @@ def w7_metric(kind, batch):
 
 
 EAGER = "torch-eager"
+NUMPY = "numpy"
 
 # (workload, mode, metric) of every measurement, in the order they run.
-METRICS = ([("W1", EAGER, W1_METRIC), ("W2", EAGER, W2_METRIC)] + [("W3", EAGER, w3_metric(n)) for n in W3_SIZES] +
+METRICS = ([("W1", EAGER, W1_METRIC), ("W1", NUMPY, W1_METRIC), ("W2", EAGER, W2_METRIC)] + [("W3", EAGER, w3_metric(n)) for n in W3_SIZES] +
            [("W4", EAGER, W4_METRIC), ("W4", W4_JIT, W4_METRIC), ("W5", EAGER, W5_METRIC)] +
            [("W7", EAGER, w7_metric(k, b)) for b in W7_BATCHES for k in ("prefill", "decode")])
 
@@ -172,15 +175,27 @@ def rand(*shape):
 
 
 def w1():
+    import numpy as np
+
     x, y = rand(16), rand(16)
+    nx, ny = x.cpu().numpy().copy(), y.cpu().numpy().copy()
 
     def rep():
-        z = x
+        with torch.inference_mode():
+            z = x
+            for _ in range(W1_OPS):
+                z = z + y
+            return z
+
+    def rep_numpy():
+        z = nx
         for _ in range(W1_OPS):
-            z = z + y
+            z = z + ny
         return z
 
-    return [Measurement("W1", W1_METRIC, "\u00b5s/op", rep, lambda t: t * 1e6 / W1_OPS)]
+    us = lambda t: t * 1e6 / W1_OPS
+    return [Measurement("W1", W1_METRIC, "\u00b5s/op", rep, us),
+            Measurement("W1", W1_METRIC, "\u00b5s/op", rep_numpy, us, mode=NUMPY)]
 
 
 def w2():
