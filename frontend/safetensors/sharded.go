@@ -34,7 +34,6 @@ type Sharded struct {
 	files  map[string]*File // by file name
 	owner  map[string]*File // by tensor name
 	names  []string
-	closed bool
 }
 
 // OpenSharded opens the index at path and every shard it names, and
