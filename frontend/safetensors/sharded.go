@@ -30,10 +30,10 @@ var (
 // (model.safetensors.index.json) whose "weight_map" maps each tensor's
 // name to the file, in the index's directory, that holds it.
 type Sharded struct {
-	index  string
-	files  map[string]*File // by file name
-	owner  map[string]*File // by tensor name
-	names  []string
+	index string
+	files map[string]*File // by file name
+	owner map[string]*File // by tensor name
+	names []string
 }
 
 // OpenSharded opens the index at path and every shard it names, and
