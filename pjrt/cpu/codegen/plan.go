@@ -1334,6 +1334,16 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 			return bad()
 		}
 		return nil
+	case "bitcast_convert":
+		// On scalars only the same width can fit (the spec adds or
+		// drops a dimension otherwise).
+		if len(in) != 1 || in[0].size() != out.size() || isComplexKind(in[0]) != isComplexKind(out) {
+			return bad()
+		}
+		if (in[0] == kBool) != (out == kBool) {
+			return unsupportedf("bitcast_convert between i1 and %s", map[bool]string{true: in[0].mlir(), false: out.mlir()}[out == kBool])
+		}
+		return nil
 	case "constant":
 		d, ok := op.Attr("value").(*stablehlo.DenseElements)
 		if !ok || len(in) != 0 {
