@@ -70,10 +70,15 @@ func init() {
 		"stablehlo.replica_id":           importSame(ir.OpReplicaID),
 		"stablehlo.partition_id":         importSame(ir.OpPartitionID),
 	}
-	// Elementwise ops without attributes have their StableHLO name.
+	// Elementwise ops without attributes have their StableHLO name (an
+	// elementwise op of StableHLO's op table).
 	for _, op := range ir.AllOps() {
-		if info := op.Info(); info.Has(ir.Elementwise) && info.Attr == nil {
-			importRules["stablehlo."+info.Name] = importSame(op)
+		info := op.Info()
+		if !info.Has(ir.Elementwise) || info.Attr != nil {
+			continue
+		}
+		if d, ok := stablehlo.LookupOp("stablehlo." + info.Name); ok && d.Has(stablehlo.Elementwise) {
+			importRules[d.Name] = importSame(op)
 		}
 	}
 }

@@ -2034,6 +2034,11 @@ func (p *parser) op() *Op {
 	if len(o.Results) != nres && len(lhs) > 0 {
 		p.failAt(at, "%s has %d results, but %d names are defined", o.Name, len(o.Results), nres)
 	}
+	if d, ok := LookupOp(o.Name); ok {
+		if msg := d.checkCounts(len(o.Operands), len(o.Regions)); msg != "" {
+			p.failAt(at, "%s %s", o.Name, msg)
+		}
+	}
 	i := 0
 	for _, r := range lhs {
 		p.define(r.name, o.Results[i:i+r.count], r.pos)

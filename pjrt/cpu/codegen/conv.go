@@ -53,24 +53,9 @@ import (
 // NaN kernel element facing padding makes the result NaN; the evaluator
 // skips those positions.
 
-// Node kinds of the ops planned in this file and window.go, numbered apart
-// from plan.go's and misc.go's so that the lists grow independently.
-const (
-	kConv          opKind = 200 + iota // plan: *convPlan
-	kReduceWindow                      // plan: *windowPlan; body is the reducer
-	kSelectScatter                     // plan: *windowPlan; body is select
-	kConvGEMM                          // plan: *convGEMMPlan; outputs: result, scratch
-)
-
 // windowKnown reports whether this file and window.go handle
 // stablehlo.<short>.
-func windowKnown(short string) bool {
-	switch short {
-	case "convolution", "reduce_window", "select_and_scatter":
-		return true
-	}
-	return false
-}
+func windowKnown(short string) bool { return kernelOf("stablehlo."+short) == stablehlo.KernelWindow }
 
 // windowOp plans convolution, reduce_window and select_and_scatter; ok is
 // false for any other op.

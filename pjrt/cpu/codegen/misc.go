@@ -21,21 +21,6 @@ import (
 // scalar math, and the dispatch of the ops of control.go, sort.go and
 // gather.go.
 
-// Node kinds of the ops planned in control.go, sort.go, gather.go and
-// this file. They are numbered apart from plan.go's so that both lists
-// can grow independently.
-const (
-	kWhile     opKind = 100 + iota // plan: *ctlPlan
-	kCase                          // plan: *ctlPlan
-	kSort                          // plan: *sortPlan
-	kGather                        // plan: *gatherPlan
-	kScatter                       // plan: *scatterPlan
-	kDynSlice                      // start indices are operands 1..rank
-	kDynUpdate                     // operand, update, start indices
-	kRng                           // plan: *rngPlan
-	kTuple                         // never emitted: the def of a tuple value; in are its elements
-)
-
 // scopeOf makes env the values visible to regions planned from now on
 // and returns the function that restores the previous scope.
 func (p *planner) scopeOf(env map[*stablehlo.Value]*tval) func() {
@@ -58,22 +43,13 @@ func opLoc(op *stablehlo.Op) string {
 	return " at " + op.Loc.String()
 }
 
-var extOps = map[string]bool{
-	"stablehlo.while": true, "stablehlo.case": true, "stablehlo.if": true, "stablehlo.sort": true,
-	"stablehlo.gather": true, "stablehlo.scatter": true, "stablehlo.dynamic_slice": true,
-	"stablehlo.dynamic_update_slice": true, "stablehlo.rng_bit_generator": true,
-	"stablehlo.bitcast_convert": true, "stablehlo.reduce_precision": true,
-	"stablehlo.get_dimension_size": true, "stablehlo.tuple": true, "stablehlo.get_tuple_element": true,
-}
-
 // extKnown reports whether the ops of this file and its siblings handle
-// the op with this full name.
+// the op with this full name: the op table's kernels ext, collective and
+// chlo.
 func extKnown(name string) bool {
-	if extOps[name] || collOps[name] {
+	switch kernelOf(name) {
+	case stablehlo.KernelExt, stablehlo.KernelCollective, stablehlo.KernelChlo:
 		return true
-	}
-	if short, ok := strings.CutPrefix(name, "chlo."); ok {
-		return chloUnary[short] != "" || chloBroadcast[short] != "" || short == "next_after" || short == "top_k"
 	}
 	return false
 }

@@ -40,6 +40,32 @@ const (
 	kDot                         // canonical [B,M,K] x [B,K,N] → [B,M,N]
 	kReduce                      // dims, body
 	kCheck                       // an expectation
+
+	// control.go, sort.go, gather.go, misc.go
+	kWhile     // plan: *ctlPlan
+	kCase      // plan: *ctlPlan
+	kSort      // plan: *sortPlan
+	kGather    // plan: *gatherPlan
+	kScatter   // plan: *scatterPlan
+	kDynSlice  // start indices are operands 1..rank
+	kDynUpdate // operand, update, start indices
+	kRng       // plan: *rngPlan
+	kTuple     // never emitted: the def of a tuple value; in are its elements
+
+	// conv.go, window.go
+	kConv          // plan: *convPlan
+	kReduceWindow  // plan: *windowPlan; body is the reducer
+	kSelectScatter // plan: *windowPlan; body is select
+	kConvGEMM      // plan: *convGEMMPlan; outputs: result, scratch
+
+	// collective.go
+	kAllReduce     // plan: *collPlan
+	kAllGather     // plan: *collPlan
+	kReduceScatter // plan: *collPlan
+	kAllToAll      // plan: *collPlan
+	kCollPermute   // plan: *collPlan
+	kCollBroadcast // plan: *collPlan
+	kDeviceID      // replica_id or partition_id; plan: *collPlan
 )
 
 // node is one operation of the flattened entry function.
@@ -451,19 +477,33 @@ func (p *planner) add(n *node, outs ...ttype) []*tval {
 	return n.out
 }
 
-var unaryOps = map[string]bool{
-	"abs": true, "negate": true, "sign": true, "exponential": true, "exponential_minus_one": true,
-	"log": true, "log_plus_one": true, "logistic": true, "sqrt": true, "rsqrt": true, "cbrt": true,
-	"tanh": true, "sine": true, "cosine": true, "tan": true, "floor": true, "ceil": true,
-	"round_nearest_afz": true, "round_nearest_even": true, "not": true, "popcnt": true,
-	"count_leading_zeros": true, "is_finite": true, "real": true, "imag": true,
+// unaryOps and binaryOps are the elementwise StableHLO ops computed by
+// scalar.go's unary and binary (short names), from the op table
+// (stablehlo.OpDefs).
+var (
+	unaryOps  = kernelOps(stablehlo.KernelUnary)
+	binaryOps = kernelOps(stablehlo.KernelBinary)
+)
+
+// kernelOps returns the short names of the StableHLO ops the op table
+// gives kernel k.
+func kernelOps(k stablehlo.Kernel) map[string]bool {
+	m := map[string]bool{}
+	for _, d := range stablehlo.OpDefs() {
+		if short, ok := strings.CutPrefix(d.Name, "stablehlo."); ok && d.Kernel == k {
+			m[short] = true
+		}
+	}
+	return m
 }
 
-var binaryOps = map[string]bool{
-	"add": true, "subtract": true, "multiply": true, "divide": true, "remainder": true,
-	"maximum": true, "minimum": true, "power": true, "atan2": true, "and": true, "or": true,
-	"xor": true, "shift_left": true, "shift_right_arithmetic": true, "shift_right_logical": true,
-	"complex": true,
+// kernelOf is the op table's kernel of the op with this full name
+// (stablehlo.NoKernel for ops not in the table).
+func kernelOf(name string) stablehlo.Kernel {
+	if d, ok := stablehlo.LookupOp(name); ok {
+		return d.Kernel
+	}
+	return stablehlo.NoKernel
 }
 
 // elemOK says whether an elementwise op is defined on an element kind.
@@ -869,14 +909,13 @@ func calleeAttr(op string) string {
 }
 
 // knownOp reports whether the planner handles ops named stablehlo.<short>.
+// The op table (stablehlo.OpDefs) says which: the ops of kernels unary,
+// binary, planner (this file's op switch), ext, window and collective,
+// and those inlined (composite) or ending a body (return).
 func knownOp(short string) bool {
-	if unaryOps[short] || binaryOps[short] || extKnown("stablehlo."+short) || windowKnown(short) {
-		return true
-	}
-	switch short {
-	case "compare", "select", "clamp", "convert", "constant", "iota", "broadcast_in_dim", "broadcast",
-		"reshape", "transpose", "slice", "concatenate", "reverse", "pad", "dot_general", "dot", "reduce",
-		"custom_call", "optimization_barrier", "composite":
+	switch kernelOf("stablehlo." + short) {
+	case stablehlo.KernelUnary, stablehlo.KernelBinary, stablehlo.KernelPlanner,
+		stablehlo.KernelExt, stablehlo.KernelWindow, stablehlo.KernelCollective, stablehlo.KernelFunc:
 		return true
 	}
 	return false
@@ -1461,4 +1500,40 @@ func (p *planner) checkOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, erro
 func Handles(name string) bool {
 	short, ok := strings.CutPrefix(name, "stablehlo.")
 	return ok && knownOp(short)
+}
+
+// CompilesOn reports whether the code generator compiles the op of that
+// full name on element type e (one the spec allows for it, by the op
+// table), or why not. It goes by the op table's kernel, the element
+// kinds the code generator has, and for the elementwise ops their
+// per-type rules (elemOK); `stela ops` lists it per op and type.
+func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
+	d, ok := stablehlo.LookupOp(name)
+	switch {
+	case !ok:
+		return false, "not in the op table"
+	case d.Kernel == stablehlo.NoKernel:
+		return false, d.Refused
+	case e.IsQuantized():
+		return false, "quantized element types are not supported yet"
+	}
+	k, ok := elemOf(e)
+	if !ok {
+		return false, "element type not supported by the code generator yet"
+	}
+	short := d.Short()
+	switch d.Kernel {
+	case stablehlo.KernelUnary, stablehlo.KernelBinary:
+		if !elemOK(short, k) {
+			return false, "not implemented on this element type"
+		}
+	case stablehlo.KernelChlo:
+		if t := chloBroadcast[short]; t != "" && binaryOps[t] && !elemOK(t, k) {
+			return false, "not implemented on this element type"
+		}
+		if chloUnary[short] != "" && k.isComplex() {
+			return false, "not implemented on this element type"
+		}
+	}
+	return true, ""
 }
