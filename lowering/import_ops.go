@@ -283,7 +283,20 @@ func importConvert(c *opCtx) ([]*ir.Value, error) {
 	if err := c.wantResults(1); err != nil {
 		return nil, err
 	}
-	return c.emit(ir.OpConvert, c.args, ir.ConvertAttr{To: c.types[0].DType})
+	args := c.args
+	if len(args) == 1 && args[0].Type.DType.IsComplex() && !c.types[0].DType.IsComplex() {
+		// The spec's complex → real, integer or i1 takes the real part;
+		// the IR's convert leaves that to an explicit real.
+		re, err := c.emit(ir.OpReal, args, nil)
+		if err != nil {
+			return nil, err
+		}
+		if re[0].Type.Equal(c.types[0]) {
+			return re, nil
+		}
+		args = re
+	}
+	return c.emit(ir.OpConvert, args, ir.ConvertAttr{To: c.types[0].DType})
 }
 
 func importBitcastConvert(c *opCtx) ([]*ir.Value, error) {
