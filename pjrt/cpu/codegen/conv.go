@@ -160,9 +160,12 @@ func (p *planner) convolution(n *node, op *stablehlo.Op, ins []*tval, outs []tty
 	if !isPerm(xd, rank) || !isPerm(wd, rank) || !isPerm(od, rank) {
 		return nil, fmt.Errorf("dimension numbers %s are not permutations of the dimensions", dn)
 	}
-	if x.elem != w.elem || x.elem != r.elem {
+	if !widensTo(x.elem, r.elem) || !widensTo(w.elem, r.elem) {
 		return nil, unsupportedf("convolution of %s and %s into %s (mixed element types)", x.elem.mlir(), w.elem.mlir(), r.elem.mlir())
 	}
+	// Mixed precision: the operands converted exactly to the result type.
+	ins = []*tval{p.widen(n, ins[0], r.elem), p.widen(n, ins[1], r.elem)}
+	x, w = ins[0].t, ins[1].t
 	stride, err := windowAttr(op, "window_strides", ns, 1)
 	if err != nil {
 		return nil, err

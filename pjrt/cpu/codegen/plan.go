@@ -485,6 +485,40 @@ var (
 	binaryOps = kernelOps(stablehlo.KernelBinary)
 )
 
+// widensTo reports whether every value of kind from is exactly a value of
+// kind to: the same kind, a wider integer (of the same signedness, or
+// unsigned into a wider signed one), a wider float, or a complex of a
+// part at least as wide. dot_general and convolution take operands of
+// such kinds into a result of kind to (mixed precision).
+func widensTo(from, to elemKind) bool {
+	switch {
+	case from == to:
+		return true
+	case from.isInt() && to.isInt():
+		if from.isUnsigned() == to.isUnsigned() {
+			return to.bits() >= from.bits()
+		}
+		return from.isUnsigned() && to.bits() > from.bits()
+	case from.isFloat() && to.isFloat():
+		return to.bits() > from.bits() || from.isHalf() && to.bits() >= 32
+	case from.isFloat() && to.isComplex():
+		return widensTo(from, to.part())
+	case from.isComplex() && to.isComplex():
+		return to.bits() >= from.bits()
+	}
+	return false
+}
+
+// widen returns x converted to kind k (a convert node), or x itself when
+// it has that kind.
+func (p *planner) widen(n *node, x *tval, k elemKind) *tval {
+	if x.t.elem == k {
+		return x
+	}
+	cn := &node{name: "stablehlo.convert", src: n.src, fn: n.fn, in: []*tval{x}, kind: kConvert}
+	return p.add(cn, ttype{elem: k, shape: x.t.shape})[0]
+}
+
 // kernelOps returns the short names of the StableHLO ops the op table
 // gives kernel k.
 func kernelOps(k stablehlo.Kernel) map[string]bool {
@@ -1138,9 +1172,13 @@ func (p *planner) dot(n *node, op *stablehlo.Op, short string, ins []*tval, r tt
 			return nil, fmt.Errorf("missing dot_dimension_numbers")
 		}
 	}
-	if lt.elem != rt.elem || lt.elem != r.elem {
+	if !widensTo(lt.elem, r.elem) || !widensTo(rt.elem, r.elem) {
 		return nil, unsupportedf("dot of %s and %s into %s (mixed element types)", lt.elem.mlir(), rt.elem.mlir(), r.elem.mlir())
 	}
+	// Mixed precision (i8 × i8 → i32, f32 × f32 → f64, real × complex):
+	// the operands are converted exactly to the result type first.
+	lhs, rhs = p.widen(n, lhs, r.elem), p.widen(n, rhs, r.elem)
+	lt, rt = lhs.t, rhs.t
 	lb, rb, lc, rc := dd.LhsBatchingDims, dd.RhsBatchingDims, dd.LhsContractingDims, dd.RhsContractingDims
 	if len(lb) != len(rb) || len(lc) != len(rc) {
 		return nil, fmt.Errorf("batching or contracting dimensions differ in number")
