@@ -61,6 +61,7 @@ func init() {
 		"stablehlo.optimization_barrier": importOptimizationBarrier,
 		"stablehlo.tuple":                importTuple,
 		"stablehlo.get_tuple_element":    importGetTupleElement,
+		"stablehlo.map":                  importMap,
 		"func.call":                      importCall,
 		"stablehlo.all_reduce":           importAllReduce,
 		"stablehlo.all_gather":           importAllGather,

@@ -331,7 +331,7 @@ func defineOps() map[string]*OpDef {
 	hlo(s, "collective_broadcast", 1, 0, ClassAny, 0, false, KernelCollective, "")
 	hlo(s, "replica_id partition_id", 0, 0, ClassUInt, 0, true, KernelCollective, "")
 	// Refused.
-	hlo(s, "map", v1, 1, ClassAny, 0, false, NoKernel, refusedNotImpl)
+	hlo(s, "map", v1, 1, ClassAny, 0, true, KernelExt, "")
 	hlo(s, "fft", 1, 0, ClassFloat|ClassComplex, 0, false, NoKernel, refusedNotImpl)
 	hlo(s, "cholesky", 1, 0, ClassFloat|ClassComplex, 0, false, NoKernel, refusedNotImpl)
 	hlo(s, "triangular_solve", 2, 0, ClassFloat|ClassComplex, 0, false, NoKernel, refusedNotImpl)
