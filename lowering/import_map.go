@@ -26,10 +26,12 @@ func importMap(c *opCtx) ([]*ir.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	ok := len(dims) == len(rt.Shape)
 	for i, d := range dims {
-		if d != i || len(dims) != len(rt.Shape) {
-			return nil, c.errorf("dimensions %v, want every dimension in order [0, ..., %d]", dims, len(rt.Shape)-1)
-		}
+		ok = ok && d == i
+	}
+	if !ok {
+		return nil, c.errorf("dimensions %v, want every dimension in order (%d of them)", dims, len(rt.Shape))
 	}
 	if len(c.o.Regions) != 1 || len(c.o.Regions[0].Blocks) != 1 {
 		return nil, c.errorf("want one region of one block")

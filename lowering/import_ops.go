@@ -62,6 +62,7 @@ func init() {
 		"stablehlo.tuple":                importTuple,
 		"stablehlo.get_tuple_element":    importGetTupleElement,
 		"stablehlo.map":                  importMap,
+		"stablehlo.fft":                  importFFT,
 		"func.call":                      importCall,
 		"stablehlo.all_reduce":           importAllReduce,
 		"stablehlo.all_gather":           importAllGather,

@@ -332,7 +332,7 @@ func defineOps() map[string]*OpDef {
 	hlo(s, "replica_id partition_id", 0, 0, ClassUInt, 0, true, KernelCollective, "")
 	// Refused.
 	hlo(s, "map", v1, 1, ClassAny, 0, true, KernelExt, "")
-	hlo(s, "fft", 1, 0, ClassFloat|ClassComplex, 0, false, NoKernel, refusedNotImpl)
+	hlo(s, "fft", 1, 0, ClassFloat|ClassComplex, 0, true, KernelExt, "")
 	hlo(s, "cholesky", 1, 0, ClassFloat|ClassComplex, 0, false, NoKernel, refusedNotImpl)
 	hlo(s, "triangular_solve", 2, 0, ClassFloat|ClassComplex, 0, false, NoKernel, refusedNotImpl)
 	hlo(s, "rng", 3, 0, ClassBool|ClassInt|ClassFloat, 0, false, NoKernel, "stablehlo.rng's results are implementation-defined; use rng_bit_generator")

@@ -98,3 +98,37 @@ func (p *planner) mapOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error)
 	}
 	return nil, fmt.Errorf("the body does not end with stablehlo.return")
 }
+
+// fftOp plans stablehlo.fft as the ops stablehlo.ExpandFFT gives (a
+// product with a DFT matrix per transformed dimension), planned in its
+// place; the importer (the evaluator's path) expands it the same way.
+func (p *planner) fftOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error) {
+	if len(ins) != 1 {
+		return nil, fmt.Errorf("has %d operands, want 1", len(ins))
+	}
+	blk, err := stablehlo.ExpandFFT(op)
+	if stablehlo.IsFFTLengthError(err) {
+		return nil, unsupportedf("stablehlo.fft: %v", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	env := map[*stablehlo.Value]*tval{blk.Args[0]: ins[0]}
+	for _, o := range blk.Ops {
+		var args []*tval
+		for _, x := range o.Operands {
+			args = append(args, env[x])
+		}
+		if o.Name == "stablehlo.return" {
+			return args, nil
+		}
+		outs, err := p.op(o, n.fn, args)
+		if err != nil {
+			return nil, fmt.Errorf("expanded as %s: %w", o.Name, err)
+		}
+		for i, r := range o.Results {
+			env[r] = outs[i]
+		}
+	}
+	return nil, fmt.Errorf("internal error: the expansion of stablehlo.fft has no return")
+}

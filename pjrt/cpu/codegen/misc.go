@@ -106,6 +106,8 @@ func (p *planner) extOp(n *node, op *stablehlo.Op, ins []*tval) (outs []*tval, o
 		outs, err = p.tuple(n, op, ins)
 	case "stablehlo.map":
 		outs, err = p.mapOp(n, op, ins)
+	case "stablehlo.fft":
+		outs, err = p.fftOp(n, op, ins)
 	case "stablehlo.get_tuple_element":
 		outs, err = p.tupleElement(op, ins)
 	case "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all",
