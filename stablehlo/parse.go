@@ -2184,6 +2184,21 @@ func (p *parser) typeSpec(o *Op, nres int, form typeForm) {
 		p.fail("expected function type%s", p.found())
 	}
 	t := p.typ()
+	if form != typeResult && len(o.Operands) > 1 {
+		// chlo's binary ops: `A, B -> C` (next_after, polygamma, zeta).
+		save := p.pos
+		if p.try(",") && (p.hasPrefix("tensor") || p.peek() == '!') {
+			ins := []Type{t, p.typ()}
+			for p.try(",") {
+				ins = append(ins, p.typ())
+			}
+			p.expect("->")
+			p.checkOperandTypes(o, ins, at)
+			setResults(o, p.resultTypes())
+			return
+		}
+		p.pos = save
+	}
 	if form != typeResult && p.try("->") {
 		// chlo style `A -> B`.
 		p.checkOperandTypes(o, []Type{t}, at)

@@ -420,6 +420,11 @@ func extCheckScalar(op *stablehlo.Op, in []elemKind, out elemKind) error {
 				return bad
 			}
 			return nil
+		case short == "mulhi":
+			if len(in) != 2 || in[0] != in[1] || !in[0].isInt() || out != in[0] {
+				return bad
+			}
+			return nil
 		}
 	}
 	return unsupportedf("%s", op.Name)
@@ -673,6 +678,7 @@ var chloUnary = map[string]string{
 	"erf": "libm", "erfc": "libm", "lgamma": "libm", "tan": "libm", "sinh": "libm", "cosh": "libm",
 	"asin": "libm", "acos": "libm", "atan": "libm", "asinh": "libm", "acosh": "libm", "atanh": "libm",
 	"erf_inv": "erf_inv", "digamma": "digamma", "is_inf": "is_inf", "is_pos_inf": "is_inf", "is_neg_inf": "is_inf", "conj": "conj",
+	"square": "square",
 }
 
 // chloBroadcast maps chlo's broadcasting binary ops to the StableHLO op
@@ -717,10 +723,24 @@ func (p *planner) chlo(n *node, op *stablehlo.Op, short string, ins []*tval) ([]
 		n.kind = kBinary
 		return p.add(n, r), nil
 	}
+	if short == "mulhi" {
+		if len(ins) != 2 || !ins[0].t.equal(ins[1].t) || !ins[0].t.equal(r) || !r.elem.isInt() {
+			return nil, fmt.Errorf("want two integer operands and a result of one type")
+		}
+		n.kind = kBinary
+		return p.add(n, r), nil
+	}
 	if len(ins) != 1 {
 		return nil, fmt.Errorf("has %d operands, want 1", len(ins))
 	}
 	x := ins[0].t
+	if short == "square" && isComplexKind(x.elem) {
+		if !x.equal(r) {
+			return nil, fmt.Errorf("result type %s, want %s", r, x)
+		}
+		n.kind = kUnary
+		return p.add(n, r), nil
+	}
 	if isComplexKind(x.elem) {
 		return nil, unsupportedf("%s on %s", op.Name, x.elem.mlir())
 	}
@@ -896,8 +916,26 @@ func (b *fb) libm(name string, k elemKind, x value.Value) value.Value {
 // chloScalar emits a chlo elementwise op on scalars of kind k. f16 and
 // bf16 compute in f32 and round the result once, as their other ops do.
 func (b *fb) chloScalar(short string, k elemKind, args []value.Value) (value.Value, error) {
-	if short == "next_after" {
+	switch short {
+	case "next_after":
 		return b.nextAfter(k, args[0], args[1]), nil
+	case "square":
+		// x·x, rounded once (complex: as stablehlo.multiply).
+		return b.binary("multiply", k, args[0], args[0])
+	case "mulhi":
+		// The high half of the double-width product (signed or unsigned
+		// as the type is).
+		c := b.cur
+		wide := types.NewInt(uint64(2 * k.bits()))
+		ext := func(v value.Value) value.Value {
+			if k.isUnsigned() {
+				return c.NewZExt(v, wide)
+			}
+			return c.NewSExt(v, wide)
+		}
+		prod := c.NewMul(ext(args[0]), ext(args[1]))
+		hi := c.NewLShr(prod, constant.NewInt(wide, int64(k.bits())))
+		return c.NewTrunc(hi, k.reg()), nil
 	}
 	if k.isHalf() {
 		wide := make([]value.Value, len(args))

@@ -259,10 +259,14 @@ type Options struct {
 
 // Plan checks the module's entry function and flattens it (inlining
 // func.call) into a Program. Errors for valid StableHLO that the code
-// generator does not handle are *UnsupportedError.
+// generator does not handle are *UnsupportedError. Calls inside region
+// bodies are inlined into m first (Module.InlineRegionCalls).
 func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if m == nil {
 		return nil, fmt.Errorf("nil module")
+	}
+	if err := m.InlineRegionCalls(); err != nil {
+		return nil, err
 	}
 	entry, err := pickEntry(m, opts.Entry)
 	if err != nil {
@@ -1569,7 +1573,7 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		if t := chloBroadcast[short]; t != "" && binaryOps[t] && !elemOK(t, k) {
 			return false, "not implemented on this element type"
 		}
-		if chloUnary[short] != "" && k.isComplex() {
+		if chloUnary[short] != "" && short != "square" && k.isComplex() {
 			return false, "not implemented on this element type"
 		}
 	}
