@@ -151,7 +151,7 @@ func TestImportCatalog(t *testing.T) {
 		"more_ops.mlir:26":    "stablehlo.torch_index_select: the IR has no op for it",
 		"regions.mlir:21":     "stablehlo.while: unsupported attribute mhlo.frontend_attributes = {inner = \"true\"} (in @main, line 30",
 		"regions.mlir:67":     "stablehlo.select_and_scatter: the IR has no op for it",
-		"regions.mlir:87":     "stablehlo.triangular_solve: the IR has no op for it",
+		"regions.mlir:87":     "stablehlo.triangular_solve: operands tensor<3x4xf32> and tensor<3x4xf32> and result tensor<3x4xf32> do not fit",
 		"shape_ops.mlir:18":   "stablehlo.get_dimension_size: dynamic shapes are not supported",
 		"shape_ops.mlir:21":   "stablehlo.dot_general: unsupported attribute algorithm",
 		"shape_ops.mlir:26":   "stablehlo.convolution: rhs input feature dimension has size 3, want 28",
@@ -161,8 +161,8 @@ func TestImportCatalog(t *testing.T) {
 		"shape_ops.mlir:38":   "stablehlo.rng_bit_generator: the IR has no op for it",
 		"shape_ops.mlir:40":   "stablehlo.rng: the IR has no op for it",
 		"shape_ops.mlir:41":   "stablehlo.einsum: the IR has no op for it",
-		"shape_ops.mlir:42":   "stablehlo.cholesky: the IR has no op for it",
-		"shape_ops.mlir:43":   "stablehlo.cholesky: the IR has no op for it",
+		"shape_ops.mlir:42":   "stablehlo.cholesky: operand tensor<3x4xf32>: want square matrices",
+		"shape_ops.mlir:43":   "stablehlo.cholesky: operand tensor<3x4xf32>: want square matrices",
 		"shape_ops.mlir:44":   "stablehlo.create_token: the IR has no op for it",
 		"shape_ops.mlir:45":   "type !stablehlo.token is not a tensor type",
 		"shape_ops.mlir:49":   "stablehlo.uniform_quantize: the IR has no op for it",
@@ -233,8 +233,8 @@ func TestImportErrors(t *testing.T) {
 	for _, c := range []struct {
 		name, text, want string
 	}{
-		{"unknown op", wrap("%arg0: tensor<2xf32>", "tensor<2xf32>", `    %0 = stablehlo.cholesky %arg0 : tensor<2xf32>
-    return %0 : tensor<2xf32>`), `stablehlo.cholesky: the IR has no op for it (in @main, line 3 of the StableHLO text)`},
+		{"unknown op", wrap("%arg0: tensor<2xf32>", "tensor<2xf32>", `    %0 = stablehlo.einsum %arg0, %arg0, config = "a,a->a" : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>`), `stablehlo.einsum: the IR has no op for it (in @main, line 3 of the StableHLO text)`},
 		{"location", wrap("%arg0: tensor<2xf32>", "tensor<2xf32>", `    %0 = "stablehlo.map"(%arg0) <{dimensions = array<i64>}> ({
     ^bb0(%a: tensor<f32>):
       stablehlo.return %a : tensor<f32>

@@ -63,6 +63,8 @@ func init() {
 		"stablehlo.get_tuple_element":    importGetTupleElement,
 		"stablehlo.map":                  importMap,
 		"stablehlo.fft":                  importFFT,
+		"stablehlo.cholesky":             importCholesky,
+		"stablehlo.triangular_solve":     importTriangularSolve,
 		"func.call":                      importCall,
 		"stablehlo.all_reduce":           importAllReduce,
 		"stablehlo.all_gather":           importAllGather,

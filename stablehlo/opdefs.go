@@ -333,8 +333,8 @@ func defineOps() map[string]*OpDef {
 	// Refused.
 	hlo(s, "map", v1, 1, ClassAny, 0, true, KernelExt, "")
 	hlo(s, "fft", 1, 0, ClassFloat|ClassComplex, 0, true, KernelExt, "")
-	hlo(s, "cholesky", 1, 0, ClassFloat|ClassComplex, 0, false, NoKernel, refusedNotImpl)
-	hlo(s, "triangular_solve", 2, 0, ClassFloat|ClassComplex, 0, false, NoKernel, refusedNotImpl)
+	hlo(s, "cholesky", 1, 0, ClassFloat|ClassComplex, 0, true, KernelExt, "")
+	hlo(s, "triangular_solve", 2, 0, ClassFloat|ClassComplex, 0, true, KernelExt, "")
 	hlo(s, "rng", 3, 0, ClassBool|ClassInt|ClassFloat, 0, false, NoKernel, "stablehlo.rng's results are implementation-defined; use rng_bit_generator")
 	hlo(s, "batch_norm_inference batch_norm_grad", 5, 0, classFQ, 0, false, NoKernel, refusedNotImpl)
 	hlo(s, "batch_norm_training", 3, 0, classFQ, 0, false, NoKernel, refusedNotImpl)

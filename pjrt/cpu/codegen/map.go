@@ -113,7 +113,35 @@ func (p *planner) fftOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error)
 	if err != nil {
 		return nil, err
 	}
-	env := map[*stablehlo.Value]*tval{blk.Args[0]: ins[0]}
+	return p.expanded(n, op, blk, ins)
+}
+
+// linalgOp plans cholesky and triangular_solve as the while loops
+// stablehlo.ExpandCholesky and ExpandTriangularSolve give.
+func (p *planner) linalgOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error) {
+	expand := stablehlo.ExpandCholesky
+	if op.Name == "stablehlo.triangular_solve" {
+		expand = stablehlo.ExpandTriangularSolve
+	}
+	blk, err := expand(op)
+	if err != nil {
+		return nil, err
+	}
+	return p.expanded(n, op, blk, ins)
+}
+
+// expanded plans the ops of blk, an expansion of op (its arguments are
+// op's operands ins), in op's place and returns what blk returns.
+func (p *planner) expanded(n *node, op *stablehlo.Op, blk *stablehlo.Block, ins []*tval) ([]*tval, error) {
+	if len(blk.Args) != len(ins) {
+		return nil, fmt.Errorf("has %d operands, want %d", len(ins), len(blk.Args))
+	}
+	env := map[*stablehlo.Value]*tval{}
+	for i, a := range blk.Args {
+		env[a] = ins[i]
+	}
+	restore := p.scopeOf(env)
+	defer restore()
 	for _, o := range blk.Ops {
 		var args []*tval
 		for _, x := range o.Operands {
@@ -130,5 +158,5 @@ func (p *planner) fftOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error)
 			env[r] = outs[i]
 		}
 	}
-	return nil, fmt.Errorf("internal error: the expansion of stablehlo.fft has no return")
+	return nil, fmt.Errorf("internal error: the expansion of %s has no return", op.Name)
 }

@@ -108,6 +108,8 @@ func (p *planner) extOp(n *node, op *stablehlo.Op, ins []*tval) (outs []*tval, o
 		outs, err = p.mapOp(n, op, ins)
 	case "stablehlo.fft":
 		outs, err = p.fftOp(n, op, ins)
+	case "stablehlo.cholesky", "stablehlo.triangular_solve":
+		outs, err = p.linalgOp(n, op, ins)
 	case "stablehlo.get_tuple_element":
 		outs, err = p.tupleElement(op, ins)
 	case "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all",
