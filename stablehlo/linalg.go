@@ -95,7 +95,9 @@ func (l *lin) bcast(x *Value, shape []int64, dims ...int64) *Value {
 	return l.op("stablehlo.broadcast_in_dim", []*Value{x}, t, NA("broadcast_dimensions", I64Array(bd...)))
 }
 
-func (l *lin) bin(name string, x, y *Value) *Value { return l.op("stablehlo."+name, []*Value{x, y}, x.Type) }
+func (l *lin) bin(name string, x, y *Value) *Value {
+	return l.op("stablehlo."+name, []*Value{x, y}, x.Type)
+}
 
 // conj is the complex conjugate (x itself for a real type).
 func (l *lin) conj(x *Value) *Value {
