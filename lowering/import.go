@@ -153,6 +153,9 @@ func ImportWithOptions(m *stablehlo.Module, opts ImportOptions) (out *Imported, 
 	if m == nil {
 		return nil, fmt.Errorf("import: nil module")
 	}
+	// Dynamic-shape ops whose shapes fold to constants become static
+	// ones (in m); the others stay, and their import says why not.
+	m.RefineKnownShapes()
 	im := &importer{
 		mod:      m,
 		opts:     opts,

@@ -152,7 +152,6 @@ func TestImportCatalog(t *testing.T) {
 		"regions.mlir:21":     "stablehlo.while: unsupported attribute mhlo.frontend_attributes = {inner = \"true\"} (in @main, line 30",
 		"regions.mlir:67":     "stablehlo.select_and_scatter: the IR has no op for it",
 		"regions.mlir:87":     "stablehlo.triangular_solve: operands tensor<3x4xf32> and tensor<3x4xf32> and result tensor<3x4xf32> do not fit",
-		"shape_ops.mlir:18":   "stablehlo.get_dimension_size: dynamic shapes are not supported",
 		"shape_ops.mlir:21":   "stablehlo.dot_general: unsupported attribute algorithm",
 		"shape_ops.mlir:26":   "stablehlo.convolution: rhs input feature dimension has size 3, want 28",
 		"shape_ops.mlir:29":   "func.return: operand #0 is a tuple, which the IR has no form for",

@@ -45,7 +45,7 @@ const (
 	classSigned = ClassSInt | ClassFloat | ClassComplex | ClassQuant
 )
 
-// String names the classes: "bool|int|float".
+// String names the classes: "bool/int/float".
 func (c ElemClass) String() string {
 	var parts []string
 	for _, x := range []struct {
@@ -65,7 +65,7 @@ func (c ElemClass) String() string {
 	if len(parts) == 0 {
 		return "-"
 	}
-	return strings.Join(parts, "|")
+	return strings.Join(parts, "/")
 }
 
 // Has reports whether the class of e is in c (the signless iN count as
@@ -129,9 +129,10 @@ const (
 	KernelChlo                     // chlo ops as scalar math (misc.go chlo)
 	KernelCheck                    // an expectation of the check dialect
 	KernelFunc                     // func.call, composite (inlined), the returns (end a body)
+	KernelRefined                  // a dynamic-shape op made static first (Module.RefineShapes)
 )
 
-var kernelNames = [...]string{"-", "unary", "binary", "planner", "ext", "window", "collective", "chlo", "check", "func"}
+var kernelNames = [...]string{"-", "unary", "binary", "planner", "ext", "window", "collective", "chlo", "check", "func", "refined"}
 
 func (k Kernel) String() string { return kernelNames[k] }
 
@@ -229,7 +230,7 @@ func OpDefs() []*OpDef {
 
 // Reasons for ops the CPU plugin refuses.
 const (
-	refusedDynamic = "dynamic shapes: the code generator needs static shapes"
+	refusedDynamic = "dynamic shapes: Stela compiles static shapes only"
 	refusedToken   = "tokens and host transfers (infeed, outfeed, send, recv) have no device-side form on the CPU plugin"
 	refusedQuant   = "quantized types are not supported yet"
 	refusedChlo    = "not implemented in the code generator yet"
@@ -317,7 +318,7 @@ func defineOps() map[string]*OpDef {
 	hlo(s, "case", 1, -1, ClassSInt, 0, true, KernelExt, "")
 	hlo(s, "if", 1, 2, ClassBool, 0, true, KernelExt, "")
 	hlo(s, "rng_bit_generator", 1, 0, ClassInt, 0, false, KernelExt, "")
-	hlo(s, "get_dimension_size", 1, 0, ClassAny, 0, false, KernelExt, "")
+	hlo(s, "get_dimension_size", 1, 0, ClassAny, 0, true, KernelExt, "")
 	hlo(s, "tuple", v0, 0, ClassAny|ClassToken, 0, true, KernelExt, "")
 	hlo(s, "get_tuple_element", 1, 0, ClassAny|ClassToken, 0, true, KernelExt, "")
 	hlo(s, "convolution", 2, 0, classNum|ClassBool, 0, true, KernelWindow, "")
@@ -354,11 +355,14 @@ func defineOps() map[string]*OpDef {
 	hlo(nih, "cross-replica-sum", 1, 0, ClassAny, 0, false, NoKernel, "deprecated (not in HLO): use all_reduce")
 	// Dynamism.
 	const dyn = SectionDynamism
-	hlo(dyn, "dynamic_iota", 1, 0, ClassInt, 0, false, NoKernel, refusedDynamic)
-	hlo(dyn, "dynamic_broadcast_in_dim dynamic_reshape set_dimension_size", 2, 0, ClassAny, 0, false, NoKernel, refusedDynamic)
-	hlo(dyn, "dynamic_pad", 5, 0, ClassAny, 0, false, NoKernel, refusedDynamic)
-	hlo(dyn, "dynamic_gather dynamic_conv", 3, 0, ClassAny, 0, false, NoKernel, refusedDynamic)
-	hlo(dyn, "real_dynamic_slice", 4, 0, ClassAny, 0, false, NoKernel, refusedDynamic)
+	// Refined to static ops when their shape operands fold (refine.go).
+	hlo(dyn, "dynamic_iota", 1, 0, classNum, 0, true, KernelRefined, "")
+	hlo(dyn, "dynamic_broadcast_in_dim dynamic_reshape", 2, 0, ClassAny, 0, true, KernelRefined, "")
+	hlo(dyn, "dynamic_pad", 5, 0, ClassAny, 0, true, KernelRefined, "")
+	hlo(dyn, "dynamic_gather", 3, 0, ClassAny, 0, true, KernelRefined, "")
+	hlo(dyn, "dynamic_conv", 3, 0, classNum|ClassBool, 0, true, KernelRefined, "")
+	hlo(dyn, "real_dynamic_slice", 4, 0, ClassAny, 0, true, KernelRefined, "")
+	hlo(dyn, "set_dimension_size", 2, 0, ClassAny, 0, false, NoKernel, refusedDynamic)
 	hlo(dyn, "compute_reshape_shape cstr_reshapable", 2, 0, ClassInt, 0, false, NoKernel, refusedDynamic)
 
 	// chlo.

@@ -115,6 +115,9 @@ func hloRows() []hloStatus {
 		if d.Kernel == stablehlo.KernelCheck || d.Kernel == stablehlo.KernelFunc {
 			r.compiles, r.refuses = "yes", ""
 		}
+		if d.Kernel == stablehlo.KernelRefined {
+			r.compiles = "when its shape operands fold to constants: " + r.compiles
+		}
 		if len(ok) == 0 && len(reasons) == 0 && d.Kernel == stablehlo.NoKernel {
 			r.refuses = d.Refused // an op on tokens only
 		}

@@ -268,6 +268,11 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if err := m.InlineRegionCalls(); err != nil {
 		return nil, err
 	}
+	// Dynamic-shape ops with shapes known at compile time become static
+	// ones; the others are refused, naming the op.
+	if err := m.RefineShapes(); err != nil {
+		return nil, unsupportedf("%v", err)
+	}
 	entry, err := pickEntry(m, opts.Entry)
 	if err != nil {
 		return nil, err
@@ -1558,6 +1563,8 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		return false, d.Refused
 	case e.IsQuantized():
 		return false, "quantized element types are not supported yet"
+	case d.Kernel == stablehlo.KernelRefined && d.Name == "stablehlo.dynamic_conv":
+		d, _ = stablehlo.LookupOp("stablehlo.convolution")
 	}
 	k, ok := elemOf(e)
 	if !ok {
