@@ -90,6 +90,12 @@ var xlaKnown = map[string]xlaDiff{
 	"dynamic_shapes.mlir": {why: "the shape operands behind barriers do not fold for XLA", match: []string{
 		"'stablehlo.dynamic_pad' op can't be translated to XLA HLO",
 	}},
+	// XLA's CPU backend accumulates complex<f32> products in f32; Stela
+	// (and the evaluator) sum in double and round once.
+	"dot_general_complex_ulp.mlir": {why: "XLA sums complex<f32> dot products in f32 (4 ULP off the correctly rounded sum here)", match: []string{
+		"11: check.expect_close: element [0, 0]: actual (11.283286-9.901939j)",
+		"14: check.expect_close: element [0, 1]: actual (1.1188896+8.201853j)",
+	}},
 	"reduce_window_add.mlir": {why: "XLA does not fold the init value for padding and base-dilation holes", match: []string{
 		"element [0, 0]: actual -0.5, expected 2.5",
 	}},
