@@ -88,3 +88,21 @@ func TestOpTableCounts(t *testing.T) {
 		t.Errorf("Verify: %v, want stablehlo.negate (op #0): has 2 operands, want 1", err)
 	}
 }
+
+// TestQuantizeResultTypeForm: uniform_quantize parses from its short form
+// `: R` (the result type only) and prints in the functional form.
+func TestQuantizeResultTypeForm(t *testing.T) {
+	src := `func.func @main(%x: tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>> {
+  %0 = stablehlo.uniform_quantize %x : tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+}`
+	m, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(Format(m, PrintOptions{}))
+	want := "stablehlo.uniform_quantize %arg0 : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>"
+	if !strings.Contains(out, want) {
+		t.Errorf("printed:\n%s\nwant a line with %s", out, want)
+	}
+}

@@ -35,6 +35,10 @@ const (
 	typeFunc
 	// typeResult: `: R`, the single result type.
 	typeResult
+	// typeFuncOrResult: printed `: (ins) -> outs`; parsed from that or
+	// from `: R`, the single result type (uniform_quantize's short form:
+	// the operand's type is known from its definition).
+	typeFuncOrResult
 )
 
 // kwKind is the value syntax of a keyword argument of a pretty op.
@@ -250,7 +254,7 @@ func (p *printer) trailingType(o *Op, form typeForm) bool {
 	switch form {
 	case typeSame:
 		p.sameType(o)
-	case typeFunc:
+	case typeFunc, typeFuncOrResult:
 		p.opFuncType(o)
 	case typeResult:
 		if len(o.Results) != 1 {
@@ -356,8 +360,11 @@ func init() {
 		opTable["stablehlo."+n] = simple([]string{"result_accuracy"}, typeSame)
 	}
 	for _, n := range []string{"reshape", "dynamic_reshape", "bitcast_convert", "dynamic_update_slice",
-		"real_dynamic_slice", "dynamic_pad", "uniform_quantize", "uniform_dequantize"} {
+		"real_dynamic_slice", "dynamic_pad"} {
 		opTable["stablehlo."+n] = simple(nil, typeFunc)
+	}
+	for _, n := range []string{"uniform_quantize", "uniform_dequantize"} {
+		opTable["stablehlo."+n] = simple(nil, typeFuncOrResult)
 	}
 	kw := func(key, attr string, kind kwKind) kwArg { return kwArg{key: key, attr: attr, kind: kind} }
 	enum := func(key, attr, kind string) kwArg { return kwArg{key: key, attr: attr, kind: kwEnum, enum: kind} }

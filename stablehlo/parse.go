@@ -2183,6 +2183,10 @@ func (p *parser) typeSpec(o *Op, nres int, form typeForm) {
 	if form == typeFunc {
 		p.fail("expected function type%s", p.found())
 	}
+	if form == typeFuncOrResult {
+		setResults(o, []Type{p.typ()})
+		return
+	}
 	t := p.typ()
 	if form != typeResult && len(o.Operands) > 1 {
 		// chlo's binary ops: `A, B -> C` (next_after, polygamma, zeta).
