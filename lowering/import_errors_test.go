@@ -164,8 +164,6 @@ func TestImportCatalog(t *testing.T) {
 		"shape_ops.mlir:43":   "stablehlo.cholesky: operand tensor<3x4xf32>: want square matrices",
 		"shape_ops.mlir:44":   "stablehlo.create_token: the IR has no op for it",
 		"shape_ops.mlir:45":   "type !stablehlo.token is not a tensor type",
-		"shape_ops.mlir:49":   "stablehlo.uniform_quantize: the IR has no op for it",
-		"shape_ops.mlir:50":   "element type !quant.uniform<i8:f32, 0.0039215482917486456:-128> is not supported",
 	}
 	var files []string
 	for _, dir := range []string{filepath.Join("..", "stablehlo", "testdata")} {

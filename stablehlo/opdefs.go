@@ -129,10 +129,10 @@ const (
 	KernelChlo                     // chlo ops as scalar math (misc.go chlo)
 	KernelCheck                    // an expectation of the check dialect
 	KernelFunc                     // func.call, composite (inlined), the returns (end a body)
-	KernelRefined                  // a dynamic-shape op made static first (Module.RefineShapes)
+	KernelRefined                  // rewritten into other ops first (Module.RefineShapes, LowerQuant)
 )
 
-var kernelNames = [...]string{"-", "unary", "binary", "planner", "ext", "window", "collective", "chlo", "check", "func", "refined"}
+var kernelNames = [...]string{"-", "unary", "binary", "planner", "ext", "window", "collective", "chlo", "check", "func", "rewritten"}
 
 func (k Kernel) String() string { return kernelNames[k] }
 
@@ -232,7 +232,6 @@ func OpDefs() []*OpDef {
 const (
 	refusedDynamic = "dynamic shapes: Stela compiles static shapes only"
 	refusedToken   = "tokens and host transfers (infeed, outfeed, send, recv) have no device-side form on the CPU plugin"
-	refusedQuant   = "quantized types are not supported yet"
 	refusedChlo    = "not implemented in the code generator yet"
 	refusedNotImpl = "not implemented in the code generator yet"
 )
@@ -339,7 +338,7 @@ func defineOps() map[string]*OpDef {
 	hlo(s, "rng", 3, 0, ClassBool|ClassInt|ClassFloat, 0, false, NoKernel, "stablehlo.rng's results are implementation-defined; use rng_bit_generator")
 	hlo(s, "batch_norm_inference batch_norm_grad", 5, 0, classFQ, 0, false, NoKernel, refusedNotImpl)
 	hlo(s, "batch_norm_training", 3, 0, classFQ, 0, false, NoKernel, refusedNotImpl)
-	hlo(s, "uniform_quantize uniform_dequantize", 1, 0, ClassFloat|ClassQuant, 0, false, NoKernel, refusedQuant)
+	hlo(s, "uniform_quantize uniform_dequantize", 1, 0, ClassFloat|ClassQuant, 0, true, KernelRefined, "")
 	hlo(s, "after_all", v0, 0, ClassToken, 0, false, NoKernel, refusedToken)
 	hlo(s, "infeed", 1, 0, ClassToken, 0, false, NoKernel, refusedToken)
 	hlo(s, "outfeed", v1, 0, ClassAny|ClassToken, 0, false, NoKernel, refusedToken)

@@ -115,7 +115,7 @@ func hloRows() []hloStatus {
 		if d.Kernel == stablehlo.KernelCheck || d.Kernel == stablehlo.KernelFunc {
 			r.compiles, r.refuses = "yes", ""
 		}
-		if d.Kernel == stablehlo.KernelRefined {
+		if d.Kernel == stablehlo.KernelRefined && stablehlo.Refinable(d.Name) {
 			r.compiles = "when its shape operands fold to constants: " + r.compiles
 		}
 		if len(ok) == 0 && len(reasons) == 0 && d.Kernel == stablehlo.NoKernel {

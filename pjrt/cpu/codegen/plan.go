@@ -273,6 +273,11 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if err := m.RefineShapes(); err != nil {
 		return nil, unsupportedf("%v", err)
 	}
+	// Quantized types become their storage integers, quantized ops the
+	// spec's arithmetic (Module.LowerQuant).
+	if err := m.LowerQuant(); err != nil {
+		return nil, unsupportedf("%v", err)
+	}
 	entry, err := pickEntry(m, opts.Entry)
 	if err != nil {
 		return nil, err
@@ -1561,8 +1566,12 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		return false, "not in the op table"
 	case d.Kernel == stablehlo.NoKernel:
 		return false, d.Refused
+	case e.IsQuantized() && d.Regions != 0:
+		return false, "quantized element types in regions are not supported yet"
 	case e.IsQuantized():
-		return false, "quantized element types are not supported yet"
+		// Module.LowerQuant: stored as integers, computed as the spec's
+		// dequantize–compute–quantize.
+		return true, ""
 	case d.Kernel == stablehlo.KernelRefined && d.Name == "stablehlo.dynamic_conv":
 		d, _ = stablehlo.LookupOp("stablehlo.convolution")
 	}
