@@ -375,7 +375,7 @@ func defineOps() map[string]*OpDef {
 	chlo("conj", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	chlo("next_after", 2, ClassFloat, ew, KernelChlo, "")
 	chlo("top_k", 1, ClassAny, 0, KernelChlo, "")
-	chlo("bessel_i1e", 1, ClassFloat|ClassComplex, ew, NoKernel, refusedChlo)
+	chlo("bessel_i1e", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	chlo("square", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	chlo("polygamma zeta", 2, ClassFloat, ew, NoKernel, refusedChlo)
 	chlo("mulhi", 2, ClassInt, ew, KernelChlo, "")
