@@ -736,7 +736,7 @@ func (p *planner) chlo(n *node, op *stablehlo.Op, short string, ins []*tval) ([]
 		return nil, fmt.Errorf("has %d operands, want 1", len(ins))
 	}
 	x := ins[0].t
-	if short == "square" && isComplexKind(x.elem) {
+	if (short == "square" || short == "sinh" || short == "cosh" || short == "tan") && isComplexKind(x.elem) {
 		if !x.equal(r) {
 			return nil, fmt.Errorf("result type %s, want %s", r, x)
 		}
@@ -924,6 +924,11 @@ func (b *fb) chloScalar(short string, k elemKind, args []value.Value) (value.Val
 	case "square":
 		// x·x, rounded once (complex: as stablehlo.multiply).
 		return b.binary("multiply", k, args[0], args[0])
+	}
+	if k.isComplex() {
+		return b.chloComplex(short, k, args[0])
+	}
+	switch short {
 	case "mulhi":
 		// The high half of the double-width product (signed or unsigned
 		// as the type is).
@@ -1132,4 +1137,35 @@ func (b *fb) besselI1e(x value.Value) value.Value {
 	large := c.NewFDiv(s, b.intrinsic1("sqrt", kF64, c.NewFMul(ax, f(2*math.Pi))))
 	big := c.NewFCmp(enum.FPredOGT, ax, f(20))
 	return b.copysign(kF64, c.NewSelect(big, large, small), x)
+}
+
+// chloComplex computes chlo.tan (as stablehlo.tan), chlo.sinh and
+// chlo.cosh on complex numbers by their parts: sinh(a+ib) = sinh a·cos b +
+// i·cosh a·sin b, cosh(a+ib) = cosh a·cos b + i·sinh a·sin b, each part
+// from the C library in the part's precision; a zero imaginary part
+// stays an exact zero (of the sign the product of the signs gives), so
+// that cosh(±∞ + 0i) is ∞ + 0i rather than NaN.
+func (b *fb) chloComplex(short string, k elemKind, x value.Value) (value.Value, error) {
+	switch short {
+	case "tan":
+		return b.unary("tan", k, x)
+	case "sinh", "cosh":
+	default:
+		return nil, unsupportedf("chlo.%s on %s", short, k.mlir())
+	}
+	c := b.cur
+	p := k.part()
+	re, im := b.parts(k, x)
+	sh, ch := b.libm("sinh", p, re), b.libm("cosh", p, re)
+	cs, sn := b.libm("cos", p, im), b.libm("sin", p, im)
+	first, second := sh, ch
+	if short == "cosh" {
+		first, second = ch, sh
+	}
+	outRe := c.NewFMul(first, cs)
+	prod := c.NewFMul(second, sn)
+	zero := c.NewFCmp(enum.FPredOEQ, im, fconst(p, 0))
+	signed := c.NewFMul(b.copysign(p, fconst(p, 1), second), im)
+	outIm := c.NewSelect(zero, signed, prod)
+	return b.mkComplex(k, outRe, outIm), nil
 }
