@@ -113,9 +113,9 @@ func TestWorkerErrors(t *testing.T) {
   return %0 : tensor<4xf8E4M3FN>
 }`, exitUnsupported, `^unsupported: element type f8E4M3FN `},
 		{"unsupported chlo", `func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = chlo.bessel_i1e %a : tensor<4xf32> -> tensor<4xf32>
+  %0 = chlo.polygamma %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
-}`, exitUnsupported, `^unsupported: chlo\.bessel_i1e`},
+}`, exitUnsupported, `^unsupported: chlo\.polygamma`},
 		{"invalid types", `func.func @main(%a: tensor<4xf32>, %b: tensor<3xf32>) -> tensor<4xf32> {
   %0 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<3xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
