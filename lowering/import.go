@@ -153,6 +153,12 @@ func ImportWithOptions(m *stablehlo.Module, opts ImportOptions) (out *Imported, 
 	if m == nil {
 		return nil, fmt.Errorf("import: nil module")
 	}
+	// Dynamic-shape ops whose shapes fold to constants become static
+	// ones (in m); the others stay, and their import says why not.
+	m.RefineKnownShapes()
+	if err := m.LowerQuant(); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
 	im := &importer{
 		mod:      m,
 		opts:     opts,

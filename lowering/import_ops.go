@@ -61,6 +61,10 @@ func init() {
 		"stablehlo.optimization_barrier": importOptimizationBarrier,
 		"stablehlo.tuple":                importTuple,
 		"stablehlo.get_tuple_element":    importGetTupleElement,
+		"stablehlo.map":                  importMap,
+		"stablehlo.fft":                  importFFT,
+		"stablehlo.cholesky":             importCholesky,
+		"stablehlo.triangular_solve":     importTriangularSolve,
 		"func.call":                      importCall,
 		"stablehlo.all_reduce":           importAllReduce,
 		"stablehlo.all_gather":           importAllGather,
@@ -70,10 +74,15 @@ func init() {
 		"stablehlo.replica_id":           importSame(ir.OpReplicaID),
 		"stablehlo.partition_id":         importSame(ir.OpPartitionID),
 	}
-	// Elementwise ops without attributes have their StableHLO name.
+	// Elementwise ops without attributes have their StableHLO name (an
+	// elementwise op of StableHLO's op table).
 	for _, op := range ir.AllOps() {
-		if info := op.Info(); info.Has(ir.Elementwise) && info.Attr == nil {
-			importRules["stablehlo."+info.Name] = importSame(op)
+		info := op.Info()
+		if !info.Has(ir.Elementwise) || info.Attr != nil {
+			continue
+		}
+		if d, ok := stablehlo.LookupOp("stablehlo." + info.Name); ok && d.Has(stablehlo.Elementwise) {
+			importRules[d.Name] = importSame(op)
 		}
 	}
 }
@@ -278,7 +287,20 @@ func importConvert(c *opCtx) ([]*ir.Value, error) {
 	if err := c.wantResults(1); err != nil {
 		return nil, err
 	}
-	return c.emit(ir.OpConvert, c.args, ir.ConvertAttr{To: c.types[0].DType})
+	args := c.args
+	if len(args) == 1 && args[0].Type.DType.IsComplex() && !c.types[0].DType.IsComplex() {
+		// The spec's complex → real, integer or i1 takes the real part;
+		// the IR's convert leaves that to an explicit real.
+		re, err := c.emit(ir.OpReal, args, nil)
+		if err != nil {
+			return nil, err
+		}
+		if re[0].Type.Equal(c.types[0]) {
+			return re, nil
+		}
+		args = re
+	}
+	return c.emit(ir.OpConvert, args, ir.ConvertAttr{To: c.types[0].DType})
 }
 
 func importBitcastConvert(c *opCtx) ([]*ir.Value, error) {
@@ -455,7 +477,58 @@ func importDotGeneral(c *opCtx) ([]*ir.Value, error) {
 	if a.Precision, err = c.precision(); err != nil {
 		return nil, err
 	}
-	return c.emit(ir.OpDotGeneral, c.args, a)
+	args, err := c.widenArgs()
+	if err != nil {
+		return nil, err
+	}
+	return c.emit(ir.OpDotGeneral, args, a)
+}
+
+// widenArgs converts the operands of a mixed-precision dot_general or
+// convolution (i8 × i8 → i32, f32 × f32 → f64, real × complex) exactly to
+// the result's element type, as the IR's ops take one element type.
+func (c *opCtx) widenArgs() ([]*ir.Value, error) {
+	if len(c.types) != 1 {
+		return c.args, nil
+	}
+	to := c.types[0].DType
+	args := slices.Clone(c.args)
+	for i, x := range args {
+		from := x.Type.DType
+		if from == to {
+			continue
+		}
+		if !widensTo(from, to) {
+			return nil, c.errorf("operand #%d of element type %v does not widen exactly to the result's %v", i, from, to)
+		}
+		v, err := c.emit(ir.OpConvert, []*ir.Value{x}, ir.ConvertAttr{To: to})
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v[0]
+	}
+	return args, nil
+}
+
+// widensTo reports whether every value of type from is exactly one of
+// type to (as the code generator's widensTo).
+func widensTo(from, to ir.DType) bool {
+	switch {
+	case from == to:
+		return true
+	case from.IsInteger() && to.IsInteger():
+		if from.IsUnsigned() == to.IsUnsigned() {
+			return to.Bits() >= from.Bits()
+		}
+		return from.IsUnsigned() && to.Bits() > from.Bits()
+	case from.IsFloat() && to.IsFloat():
+		return to.Bits() > from.Bits() || from.Bits() == 16 && to.Bits() >= 32
+	case from.IsFloat() && to.IsComplex():
+		return widensTo(from, to.ComplexPart())
+	case from.IsComplex() && to.IsComplex():
+		return to.Bits() >= from.Bits()
+	}
+	return false
 }
 
 // importDot: dot contracts the last dimension of lhs (rank 1 or 2) with
@@ -475,7 +548,11 @@ func importDot(c *opCtx) ([]*ir.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.emit(ir.OpDotGeneral, c.args, ir.DotGeneralAttr{LhsBatch: []int{}, RhsBatch: []int{},
+	args, err := c.widenArgs()
+	if err != nil {
+		return nil, err
+	}
+	return c.emit(ir.OpDotGeneral, args, ir.DotGeneralAttr{LhsBatch: []int{}, RhsBatch: []int{},
 		LhsContract: []int{lr - 1}, RhsContract: []int{0}, Precision: p})
 }
 
@@ -617,7 +694,11 @@ func importConvolution(c *opCtx) ([]*ir.Value, error) {
 	if a.Precision, err = c.precision(); err != nil {
 		return nil, err
 	}
-	return c.emit(ir.OpConvolution, c.args, a)
+	args, err := c.widenArgs()
+	if err != nil {
+		return nil, err
+	}
+	return c.emit(ir.OpConvolution, args, a)
 }
 
 func importGather(c *opCtx) ([]*ir.Value, error) {

@@ -19,58 +19,14 @@ func init() {
 		ir.OpConstant: lowerConstant,
 		ir.OpIota:     lowerIota,
 
-		// Unary elementwise: the ir names are the StableHLO names.
-		ir.OpAbs:              lowerSame,
-		ir.OpNegate:           lowerSame,
-		ir.OpSign:             lowerSame,
-		ir.OpExp:              lowerSame,
-		ir.OpExpm1:            lowerSame,
-		ir.OpLog:              lowerSame,
-		ir.OpLog1p:            lowerSame,
-		ir.OpLogistic:         lowerSame,
-		ir.OpSqrt:             lowerSame,
-		ir.OpRsqrt:            lowerSame,
-		ir.OpCbrt:             lowerSame,
-		ir.OpTanh:             lowerSame,
-		ir.OpSine:             lowerSame,
-		ir.OpCosine:           lowerSame,
-		ir.OpTan:              lowerSame,
-		ir.OpFloor:            lowerSame,
-		ir.OpCeil:             lowerSame,
-		ir.OpRoundNearestAfz:  lowerSame,
-		ir.OpRoundNearestEven: lowerSame,
-		ir.OpNot:              lowerSame,
-		ir.OpPopcnt:           lowerSame,
-		ir.OpClz:              lowerSame,
-		ir.OpIsFinite:         lowerSame,
-		ir.OpReal:             lowerSame,
-		ir.OpImag:             lowerSame,
-		ir.OpReducePrecision:  lowerReducePrecision,
-
-		// Binary elementwise.
-		ir.OpAdd:                  lowerSame,
-		ir.OpSubtract:             lowerSame,
-		ir.OpMultiply:             lowerSame,
-		ir.OpDivide:               lowerSame,
-		ir.OpRemainder:            lowerSame,
-		ir.OpPower:                lowerSame,
-		ir.OpMaximum:              lowerSame,
-		ir.OpMinimum:              lowerSame,
-		ir.OpAtan2:                lowerSame,
-		ir.OpAnd:                  lowerSame,
-		ir.OpOr:                   lowerSame,
-		ir.OpXor:                  lowerSame,
-		ir.OpShiftLeft:            lowerSame,
-		ir.OpShiftRightArithmetic: lowerSame,
-		ir.OpShiftRightLogical:    lowerSame,
-		ir.OpComplex:              lowerSame,
+		// The elementwise ops without attributes (the ir names are the
+		// StableHLO names) are added below from the op tables.
+		ir.OpReducePrecision: lowerReducePrecision,
 
 		// Other elementwise. select and clamp take their operands in
 		// StableHLO's order (pred, on_true, on_false; min, operand, max);
 		// convert and bitcast_convert carry the target in the result type.
 		ir.OpCompare:        lowerCompare,
-		ir.OpSelect:         lowerSame,
-		ir.OpClamp:          lowerSame,
 		ir.OpConvert:        lowerSame,
 		ir.OpBitcastConvert: lowerSame,
 
@@ -114,6 +70,17 @@ func init() {
 		ir.OpCollectivePermute: lowerCollectivePermute,
 		ir.OpReplicaID:         lowerSame,
 		ir.OpPartitionID:       lowerSame,
+	}
+	// An elementwise ir op without attributes whose name is an
+	// elementwise op of StableHLO's op table prints as that op.
+	for _, op := range ir.AllOps() {
+		info := op.Info()
+		if _, ok := rules[op]; ok || !info.Has(ir.Elementwise) || info.Attr != nil {
+			continue
+		}
+		if d, ok := stablehlo.LookupOp("stablehlo." + info.Name); ok && d.Has(stablehlo.Elementwise) {
+			rules[op] = lowerSame
+		}
 	}
 }
 

@@ -35,6 +35,10 @@ const (
 	typeFunc
 	// typeResult: `: R`, the single result type.
 	typeResult
+	// typeFuncOrResult: printed `: (ins) -> outs`; parsed from that or
+	// from `: R`, the single result type (uniform_quantize's short form:
+	// the operand's type is known from its definition).
+	typeFuncOrResult
 )
 
 // kwKind is the value syntax of a keyword argument of a pretty op.
@@ -250,7 +254,7 @@ func (p *printer) trailingType(o *Op, form typeForm) bool {
 	switch form {
 	case typeSame:
 		p.sameType(o)
-	case typeFunc:
+	case typeFunc, typeFuncOrResult:
 		p.opFuncType(o)
 	case typeResult:
 		if len(o.Results) != 1 {
@@ -344,18 +348,23 @@ func simple(props []string, types typeForm, kws ...kwArg) *opInfo {
 func generic(props ...string) *opInfo { return &opInfo{props: props} }
 
 func init() {
-	for _, n := range []string{"abs", "cbrt", "ceil", "convert", "count_leading_zeros", "cosine",
-		"exponential", "exponential_minus_one", "floor", "imag", "is_finite", "log", "log_plus_one",
-		"logistic", "not", "negate", "popcnt", "real", "round_nearest_afz", "round_nearest_even",
-		"rsqrt", "sign", "sine", "sqrt", "tan", "tanh",
-		"add", "and", "atan2", "divide", "maximum", "minimum", "multiply", "or", "power",
-		"remainder", "shift_left", "shift_right_arithmetic", "shift_right_logical", "subtract", "xor",
-		"clamp", "after_all", "create_token", "replica_id", "partition_id"} {
+	// The elementwise unary and binary ops of the op table (opdefs.go)
+	// print as `stablehlo.add %a, %b : T` (compare, complex and
+	// reduce_precision have forms of their own, set below).
+	for _, d := range OpDefs() {
+		if strings.HasPrefix(d.Name, "stablehlo.") && d.Has(Elementwise) && (d.Operands == 1 || d.Operands == 2) {
+			opTable[d.Name] = simple([]string{"result_accuracy"}, typeSame)
+		}
+	}
+	for _, n := range []string{"convert", "clamp", "after_all", "create_token", "replica_id", "partition_id"} {
 		opTable["stablehlo."+n] = simple([]string{"result_accuracy"}, typeSame)
 	}
 	for _, n := range []string{"reshape", "dynamic_reshape", "bitcast_convert", "dynamic_update_slice",
-		"real_dynamic_slice", "dynamic_pad", "uniform_quantize", "uniform_dequantize"} {
+		"real_dynamic_slice", "dynamic_pad"} {
 		opTable["stablehlo."+n] = simple(nil, typeFunc)
+	}
+	for _, n := range []string{"uniform_quantize", "uniform_dequantize"} {
+		opTable["stablehlo."+n] = simple(nil, typeFuncOrResult)
 	}
 	kw := func(key, attr string, kind kwKind) kwArg { return kwArg{key: key, attr: attr, kind: kind} }
 	enum := func(key, attr, kind string) kwArg { return kwArg{key: key, attr: attr, kind: kwEnum, enum: kind} }

@@ -2034,6 +2034,11 @@ func (p *parser) op() *Op {
 	if len(o.Results) != nres && len(lhs) > 0 {
 		p.failAt(at, "%s has %d results, but %d names are defined", o.Name, len(o.Results), nres)
 	}
+	if d, ok := LookupOp(o.Name); ok {
+		if msg := d.checkCounts(len(o.Operands), len(o.Regions)); msg != "" {
+			p.failAt(at, "%s %s", o.Name, msg)
+		}
+	}
 	i := 0
 	for _, r := range lhs {
 		p.define(r.name, o.Results[i:i+r.count], r.pos)
@@ -2178,7 +2183,26 @@ func (p *parser) typeSpec(o *Op, nres int, form typeForm) {
 	if form == typeFunc {
 		p.fail("expected function type%s", p.found())
 	}
+	if form == typeFuncOrResult {
+		setResults(o, []Type{p.typ()})
+		return
+	}
 	t := p.typ()
+	if form != typeResult && len(o.Operands) > 1 {
+		// chlo's binary ops: `A, B -> C` (next_after, polygamma, zeta).
+		save := p.pos
+		if p.try(",") && (p.hasPrefix("tensor") || p.peek() == '!') {
+			ins := []Type{t, p.typ()}
+			for p.try(",") {
+				ins = append(ins, p.typ())
+			}
+			p.expect("->")
+			p.checkOperandTypes(o, ins, at)
+			setResults(o, p.resultTypes())
+			return
+		}
+		p.pos = save
+	}
 	if form != typeResult && p.try("->") {
 		// chlo style `A -> B`.
 		p.checkOperandTypes(o, []Type{t}, at)

@@ -306,8 +306,26 @@ func randBlock(r *rand.Rand, b *Builder, visible []*Value, names []string, depth
 		if name == "func.return" || name == "stablehlo.return" {
 			continue
 		}
+		// Ops of the op table get the operand and region counts it says
+		// (the parser and Verify check them).
+		nops, nreg := r.Intn(4), 0
+		if r.Intn(6) == 0 {
+			nreg = 1 + r.Intn(2)
+		}
+		if d, ok := LookupOp(name); ok {
+			nops, nreg = d.Operands, d.Regions
+			if nops < 0 {
+				nops = d.MinOperands + r.Intn(3)
+			}
+			if nreg < 0 {
+				nreg = 1 + r.Intn(2)
+			}
+			if nreg > 0 && depth >= 2 {
+				continue
+			}
+		}
 		var operands []*Value
-		for j := 0; j < r.Intn(4); j++ {
+		for j := 0; j < nops; j++ {
 			operands = append(operands, pick())
 		}
 		// Same-typed operands make pretty forms likely.
@@ -338,17 +356,6 @@ func randBlock(r *rand.Rand, b *Builder, visible []*Value, names []string, depth
 		}
 		b.Loc = randLoc(r, 0)
 		op := b.Op(name, operands, results, attrs...)
-		nreg := 0
-		switch name {
-		case "stablehlo.reduce":
-			nreg = 1
-		case "stablehlo.while":
-			nreg = 2
-		default:
-			if r.Intn(6) == 0 {
-				nreg = 1 + r.Intn(2)
-			}
-		}
 		if depth < 2 {
 			for k := 0; k < nreg; k++ {
 				var argTypes []Type

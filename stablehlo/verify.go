@@ -18,7 +18,9 @@ import (
 //   - func.return and stablehlo.return are last in their block;
 //   - every operand is defined before its use: by an earlier op of the
 //     same block or of an enclosing block, or by an argument of the
-//     block or of an enclosing block of the same function.
+//     block or of an enclosing block of the same function;
+//   - an op of the op table (opdefs.go) has as many operands and regions
+//     as the table says.
 //
 // It does not check op semantics (types of ops, attribute kinds).
 func (m *Module) Verify() error {
@@ -341,6 +343,11 @@ func (v *verifier) region(r *Region, visible map[*Value]bool) {
 					v.errorf("%s (op #%d): operand #%d is not defined before its use", o.Name, oi, i)
 				case x.Type == nil:
 					v.errorf("%s (op #%d): operand #%d has no type", o.Name, oi, i)
+				}
+			}
+			if d, ok := LookupOp(o.Name); ok {
+				if msg := d.checkCounts(len(o.Operands), len(o.Regions)); msg != "" {
+					v.errorf("%s (op #%d): %s", o.Name, oi, msg)
 				}
 			}
 			names := map[string]bool{}

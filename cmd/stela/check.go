@@ -14,10 +14,15 @@ import (
 
 // runCheck implements the contract in check-contract.md: exit 0 when every
 // expectation held, 1 when one failed, 2 when the program is rejected.
+// Exit 3 is Stela's own: the plugin's compiler failed on its own account
+// (PJRT code INTERNAL: a bug of the code generator, whose message names a
+// reproducer file, or a crash of the compile worker), which is neither a
+// verdict on the program nor a refusal; the contract counts it as a crash.
 //
 // Several files run on one client (a GPU or TPU plugin's client takes
 // seconds to open), each printing its own line; the exit status is then
-// the worst of theirs, a failure counting worse than a rejection. A file
+// the worst of theirs, a compiler error counting worse than a failure,
+// and a failure worse than a rejection. A file
 // that does not pass also gets a line "FILE: exit N" on stdout then, for
 // scripts that run many files at once (test/device/run.sh).
 func runCheck(args []string, stdout, stderr io.Writer) error {
@@ -67,10 +72,14 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 func checkFile(c *pjrt.Client, timeout time.Duration, path string, src []byte, stdout, stderr io.Writer) int {
 	rep, err := check.Run(src, check.PJRTRunner{Client: c, Timeout: timeout})
 	var rej *check.Rejected
+	var ce *check.CompilerError
 	switch {
 	case errors.As(err, &rej):
 		fmt.Fprintf(stderr, "%s: %s\n", path, rej.Reason)
 		return 2
+	case errors.As(err, &ce):
+		fmt.Fprintf(stderr, "%s: compiler error: %s\n", path, ce.Msg)
+		return 3
 	case err != nil:
 		fmt.Fprintf(stderr, "%s: %v\n", path, err)
 		return 1
@@ -90,10 +99,11 @@ func checkFile(c *pjrt.Client, timeout time.Duration, path string, src []byte, s
 	return 0
 }
 
-// worseCheckCode orders exit statuses: a failure (1) is worse than a
-// rejection (2), which is worse than success (0).
+// worseCheckCode orders exit statuses: a compiler error (3) is worse than
+// a failure (1), which is worse than a rejection (2), which is worse than
+// success (0).
 func worseCheckCode(a, b int) int {
-	rank := func(c int) int { return [...]int{0, 2, 1}[c] }
+	rank := func(c int) int { return [...]int{0, 2, 1, 3}[c] }
 	if rank(b) > rank(a) {
 		return b
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -11,6 +12,7 @@ import (
 	"github.com/stela-ml/stela/lowering"
 	"github.com/stela-ml/stela/passes"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
+	"github.com/stela-ml/stela/stablehlo"
 )
 
 // opStatus is one row of `stela ops`: what exists for an op at each stage.
@@ -51,6 +53,126 @@ func opRows() []opStatus {
 	return rows
 }
 
+// hloStatus is one row of `stela ops --stablehlo`: an op of StableHLO's
+// op table (stablehlo.OpDefs) and, per element type the spec allows for
+// it, whether the CPU plugin compiles it.
+type hloStatus struct {
+	name, section, arity, elem, traits string
+	eval                               bool
+	compiles, refuses                  string
+}
+
+func hloRows() []hloStatus {
+	var rows []hloStatus
+	for _, d := range stablehlo.OpDefs() {
+		var traits []string
+		for _, t := range []struct {
+			t    stablehlo.OpTrait
+			name string
+		}{{stablehlo.Elementwise, "elementwise"}, {stablehlo.Commutative, "commutative"}, {stablehlo.Expensive, "expensive"}, {stablehlo.Broadcasting, "broadcasting"}} {
+			if d.Has(t.t) {
+				traits = append(traits, t.name)
+			}
+		}
+		if len(traits) == 0 {
+			traits = []string{"-"}
+		}
+		arity := d.Arity()
+		switch {
+		case d.Regions < 0:
+			arity += ", 1+ region(s)"
+		case d.Regions > 0:
+			arity += fmt.Sprintf(", %d region(s)", d.Regions)
+		}
+		r := hloStatus{name: d.Name, section: d.Section.String(), arity: arity, elem: d.Elem.String(),
+			traits: strings.Join(traits, " "), eval: d.Evaluator}
+		var ok []string
+		why := map[string][]string{}
+		var reasons []string
+		for _, e := range stablehlo.SpecElementTypes {
+			if !d.Elem.Has(e) {
+				continue
+			}
+			name := string(e)
+			if e.IsQuantized() {
+				name = "quant"
+			}
+			if yes, reason := codegen.CompilesOn(d.Name, e); yes {
+				ok = append(ok, name)
+			} else {
+				if _, seen := why[reason]; !seen {
+					reasons = append(reasons, reason)
+				}
+				why[reason] = append(why[reason], name)
+			}
+		}
+		r.compiles = typeList(ok)
+		var refused []string
+		for _, reason := range reasons {
+			refused = append(refused, typeList(why[reason])+": "+reason)
+		}
+		r.refuses = strings.Join(refused, "; ")
+		if d.Kernel == stablehlo.KernelCheck || d.Kernel == stablehlo.KernelFunc {
+			r.compiles, r.refuses = "yes", ""
+		}
+		if d.Kernel == stablehlo.KernelRefined && stablehlo.Refinable(d.Name) {
+			r.compiles = "when its shape operands fold to constants: " + r.compiles
+		}
+		if len(ok) == 0 && len(reasons) == 0 && d.Kernel == stablehlo.NoKernel {
+			r.refuses = d.Refused // an op on tokens only
+		}
+		if r.refuses == "" {
+			r.refuses = "-"
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// typeList writes element types compactly: the small floats (f4, f6, f8)
+// as "f4/f6/f8" and the sub-byte integers as "i2/i4/ui2/ui4" when all of
+// them are there.
+func typeList(ts []string) string {
+	if len(ts) == 0 {
+		return "none"
+	}
+	groups := []struct {
+		name    string
+		members []string
+	}{
+		{"f4/f6/f8", []string{"f4E2M1FN", "f6E2M3FN", "f6E3M2FN", "f8E3M4", "f8E4M3", "f8E4M3FN", "f8E4M3FNUZ", "f8E4M3B11FNUZ", "f8E5M2", "f8E5M2FNUZ", "f8E8M0FNU"}},
+		{"i2/i4/ui2/ui4", []string{"i2", "i4", "ui2", "ui4"}},
+	}
+	var out []string
+	done := map[string]bool{}
+	for _, t := range ts {
+		if done[t] {
+			continue
+		}
+		grouped := false
+		for _, g := range groups {
+			if !slices.Contains(g.members, t) {
+				continue
+			}
+			all := true
+			for _, m := range g.members {
+				all = all && slices.Contains(ts, m)
+			}
+			if all {
+				out = append(out, g.name)
+				for _, m := range g.members {
+					done[m] = true
+				}
+				grouped = true
+			}
+		}
+		if !grouped {
+			out = append(out, strings.NewReplacer("complex<f32>", "c64", "complex<f64>", "c128").Replace(t))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 func mark(b bool) string {
 	if b {
 		return "yes"
@@ -61,12 +183,21 @@ func mark(b bool) string {
 func runOps(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("ops")
 	md := fs.Bool("markdown", false, "print docs/ops.md (the generated IR reference)")
+	shlo := fs.Bool("stablehlo", false, "list the StableHLO and chlo op table instead: each op's section, operands, element types, traits, evaluator, and on which element types the CPU plugin compiles it (or why not)")
 	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	if *md {
 		_, err := io.WriteString(stdout, opsMarkdown())
 		return err
+	}
+	if *shlo {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "OP\tSECTION\tOPERANDS\tELEMENT TYPES\tTRAITS\tEVALUATOR\tCPU PLUGIN\tCPU PLUGIN REFUSES")
+		for _, r := range hloRows() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.name, r.section, r.arity, r.elem, r.traits, mark(r.eval), r.compiles, r.refuses)
+		}
+		return tw.Flush()
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "OP\tOPERANDS\tATTRIBUTE\tSHAPE RULE\tEVALUATOR\tLOWERING\tCPU PLUGIN\tGRADIENT\tSHARDING\tDOC")
@@ -116,6 +247,18 @@ func opsMarkdown() string {
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range opRows() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.arity, r.attr, mark(r.shape), mark(r.eval), mark(r.lower), mark(r.cpuPlugin), r.grad, r.sharding, strings.ReplaceAll(r.doc, "|", `\|`))
+	}
+	b.WriteString("\n## StableHLO and chlo ops\n\n")
+	b.WriteString("StableHLO's op table (`stablehlo/opdefs.go`, `stela ops --stablehlo`): every op of the StableHLO specification ")
+	b.WriteString("(section spec; the ops it lists as not in HLO and as dynamism), of chlo, of the check dialect and the func ops, ")
+	b.WriteString("as `stela check`, `stela run` and the importer (docs/import.md) read them. Element types: the classes the spec allows for the op's operands. ")
+	b.WriteString("Evaluator: the importer turns the op into Stela IR, whose reference evaluator runs it. ")
+	b.WriteString("CPU plugin: the element types on which the code generator compiles the op (its element kinds, narrowed for the elementwise ops by their per-type rules), ")
+	b.WriteString("and the rest with the reason it refuses them (`stela check` exits 2 with `unsupported: ...`).\n\n")
+	b.WriteString("| op | section | operands | element types | traits | evaluator | CPU plugin | CPU plugin refuses |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, r := range hloRows() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.section, r.arity, r.elem, r.traits, mark(r.eval), r.compiles, strings.ReplaceAll(r.refuses, "|", `\|`))
 	}
 	b.WriteString("\n## TPU (libtpu)\n\n")
 	b.WriteString("Every spec check file (`test/check/testdata`) is compiled for `tpu:v5e:2x2` with libtpu 0.0.52 (no TPU needed; docs/tpu.md). ")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -113,9 +114,11 @@ func init() {
 // workerMain runs the worker on a command line and returns its exit
 // status. It never writes to stdout.
 func workerMain(args []string, stderr io.Writer) (code int) {
+	var prog []byte
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "internal error: the compile worker panicked: %v\n%s", r, debug.Stack())
+			msg := fmt.Sprintf("internal error: the compile worker panicked: %v", r)
+			fmt.Fprintf(stderr, "%s%s\n%s", msg, saveReproducer(prog, msg), debug.Stack())
 			code = exitInternal
 		}
 	}()
@@ -125,6 +128,7 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 	}
 	prog, err := os.ReadFile(args[2])
 	if err != nil {
+		prog = nil
 		fmt.Fprintf(stderr, "reading the program: %v\n", err)
 		return exitCompileError
 	}
@@ -141,21 +145,78 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 	}
 	if err != nil {
 		// The first line is the message; the stage times follow it.
-		fmt.Fprintln(stderr, err)
+		code := exitCompileError
+		switch {
+		case codegen.IsUnsupported(err):
+			code = exitUnsupported
+		case errors.Is(err, errToolUnavailable):
+			code = exitUnavailable
+		case errors.Is(err, errPanic) || errors.Is(err, codegen.ErrInternal) || errors.Is(err, errToolFailed):
+			code = exitInternal
+		}
+		msg := err.Error()
+		if code == exitInternal {
+			first, rest, _ := strings.Cut(msg, "\n")
+			msg = first + saveReproducer(prog, first)
+			if rest != "" {
+				msg += "\n" + rest
+			}
+		}
+		fmt.Fprintln(stderr, msg)
 		logTimes()
-		if codegen.IsUnsupported(err) {
-			return exitUnsupported
-		}
-		if errors.Is(err, errToolUnavailable) {
-			return exitUnavailable
-		}
-		if errors.Is(err, errPanic) || errors.Is(err, codegen.ErrInternal) || errors.Is(err, errToolFailed) {
-			return exitInternal
-		}
-		return exitCompileError
+		return code
 	}
 	logTimes()
 	return 0
+}
+
+// ReproducerDir is where the worker saves the program of an internal
+// error (a bug of Stela's compiler, exit 12): $STELA_CPU_REPRO_DIR, else
+// stela-repro in the system's temporary directory.
+func ReproducerDir() string {
+	if d := os.Getenv("STELA_CPU_REPRO_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "stela-repro")
+}
+
+// saveReproducer writes prog, the program an internal error met, with the
+// error as a leading comment, to ReproducerDir (named by the program's
+// hash, so a rerun does not add files) and returns the text that ends
+// the error's first line: where the file is and how to rerun it.
+func saveReproducer(prog []byte, msg string) string {
+	if len(prog) == 0 {
+		return ""
+	}
+	dir := ReproducerDir()
+	sum := sha256.Sum256(prog)
+	path := filepath.Join(dir, "internal-"+hex.EncodeToString(sum[:8])+".mlir")
+	var b bytes.Buffer
+	for _, l := range strings.Split(msg, "\n") {
+		b.WriteString("// " + l + "\n")
+	}
+	b.WriteString("// Reproduce: stela run " + path + "\n")
+	b.Write(prog)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Sprintf(" (a bug of Stela's compiler; saving a reproducer failed: %v)", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".repro-*")
+	if err == nil {
+		_, err = tmp.Write(b.Bytes())
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), path)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}
+	if err != nil {
+		return fmt.Sprintf(" (a bug of Stela's compiler; saving a reproducer failed: %v)", err)
+	}
+	return " (a bug of Stela's compiler, not of the program; reproducer: " + path + ")"
 }
 
 // errPanic marks an error made from a panic: a bug, not the program's

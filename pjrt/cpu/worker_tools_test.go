@@ -138,3 +138,28 @@ func TestWorkerToolChildHoldsStderr(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerReproducer: an internal error (exit 12; here opt fails) saves
+// the program in STELA_CPU_REPRO_DIR, named by its hash, with the error as
+// a comment, and the first line of stderr names the file.
+func TestWorkerReproducer(t *testing.T) {
+	needLLVM(t)
+	t.Parallel()
+	repro := t.TempDir()
+	code, stderr := workerWithPath(t, toolDir(t, "opt", "echo 'LLVM ERROR: out of luck' >&2; exit 1"), "STELA_CPU_REPRO_DIR="+repro)
+	first := firstLine(stderr)
+	if code != exitInternal || !strings.Contains(first, "reproducer: "+repro+"/internal-") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and a first line naming a reproducer in %s", code, stderr, exitInternal, repro)
+	}
+	files, _ := filepath.Glob(filepath.Join(repro, "internal-*.mlir"))
+	if len(files) != 1 || !strings.Contains(first, files[0]) {
+		t.Fatalf("reproducers %v, first line %q", files, first)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "// internal error: ") || !strings.HasSuffix(string(b), addProgram) {
+		t.Errorf("reproducer:\n%s\nwant the error as a comment, then the program", b)
+	}
+}

@@ -4,8 +4,10 @@
 // the contract.
 //
 // In: MLIR text and a Runner that compiles and runs a module on a device.
-// Out: a Report (every expectation held, or which failed) or a *Rejected
-// error (malformed or unsupported input: exit status 2).
+// Out: a Report (every expectation held, or which failed), a *Rejected
+// error (malformed or unsupported input: exit status 2) or a
+// *CompilerError (the device's compiler failed on its own account: exit
+// status 3).
 //
 // How: the expectations are not compiled. Prepare removes every check op
 // from the entry function and makes the values it checks extra results of
@@ -29,6 +31,15 @@ import (
 type Rejected struct{ Reason string }
 
 func (r *Rejected) Error() string { return r.Reason }
+
+// CompilerError is returned when the device's compiler fails on its own
+// account (PJRT code INTERNAL: for the Stela CPU plugin a bug of the code
+// generator, with a reproducer file the message names, or a crash of its
+// compile worker or tools): the program is neither judged nor refused.
+// `stela check` exits 3.
+type CompilerError struct{ Msg string }
+
+func (e *CompilerError) Error() string { return e.Msg }
 
 func rejectf(format string, args ...any) error {
 	return &Rejected{Reason: fmt.Sprintf(format, args...)}

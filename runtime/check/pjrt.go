@@ -24,7 +24,8 @@ type PJRTRunner struct {
 
 // Run compiles and runs mlir and copies its results to the host. A compile
 // error is a *Rejected (the program is unsupported or malformed for this
-// device); an execution error is returned as is.
+// device), or a *CompilerError when the plugin says INTERNAL (a bug or a
+// crash of its compiler); an execution error is returned as is.
 func (r PJRTRunner) Run(mlir []byte) ([]*ir.Literal, error) {
 	devs := r.Client.AddressableDevices()
 	if len(devs) == 0 {
@@ -32,6 +33,10 @@ func (r PJRTRunner) Run(mlir []byte) ([]*ir.Literal, error) {
 	}
 	exe, err := r.Client.Compile(string(mlir), &pjrt.CompileOptions{})
 	if err != nil {
+		var pe *pjrt.Error
+		if errors.As(err, &pe) && pe.Code == pjrt.CodeInternal {
+			return nil, &CompilerError{Msg: compileReason(err)}
+		}
 		return nil, &Rejected{Reason: compileReason(err)}
 	}
 	defer exe.Destroy()

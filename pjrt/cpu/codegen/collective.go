@@ -67,17 +67,6 @@ import (
 // another device failed) which the entry (and the kernel of a while or
 // case around it) passes on: it stops and returns 1.
 
-// Node kinds of collectives, numbered apart from plan.go's and misc.go's.
-const (
-	kAllReduce     opKind = 300 + iota // plan: *collPlan
-	kAllGather                         // plan: *collPlan
-	kReduceScatter                     // plan: *collPlan
-	kAllToAll                          // plan: *collPlan
-	kCollPermute                       // plan: *collPlan
-	kCollBroadcast                     // plan: *collPlan
-	kDeviceID                          // replica_id or partition_id; plan: *collPlan
-)
-
 // collDirectBytes is the size up to which an all_reduce is reduced whole
 // by every member (one exchange and one barrier) rather than in segments
 // (one exchange and two barriers, each element reduced once).
@@ -117,12 +106,6 @@ type collPlan struct {
 	// all_to_all's dimensions.
 	dim, split, concat int64
 	partition          bool // kDeviceID: partition_id (else replica_id)
-}
-
-var collOps = map[string]bool{
-	"stablehlo.all_reduce": true, "stablehlo.all_gather": true, "stablehlo.reduce_scatter": true,
-	"stablehlo.all_to_all": true, "stablehlo.collective_permute": true, "stablehlo.collective_broadcast": true,
-	"stablehlo.replica_id": true, "stablehlo.partition_id": true,
 }
 
 // groupMode is how replica_groups turn into process groups (the spec's

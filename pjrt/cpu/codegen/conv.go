@@ -53,24 +53,9 @@ import (
 // NaN kernel element facing padding makes the result NaN; the evaluator
 // skips those positions.
 
-// Node kinds of the ops planned in this file and window.go, numbered apart
-// from plan.go's and misc.go's so that the lists grow independently.
-const (
-	kConv          opKind = 200 + iota // plan: *convPlan
-	kReduceWindow                      // plan: *windowPlan; body is the reducer
-	kSelectScatter                     // plan: *windowPlan; body is select
-	kConvGEMM                          // plan: *convGEMMPlan; outputs: result, scratch
-)
-
 // windowKnown reports whether this file and window.go handle
 // stablehlo.<short>.
-func windowKnown(short string) bool {
-	switch short {
-	case "convolution", "reduce_window", "select_and_scatter":
-		return true
-	}
-	return false
-}
+func windowKnown(short string) bool { return kernelOf("stablehlo."+short) == stablehlo.KernelWindow }
 
 // windowOp plans convolution, reduce_window and select_and_scatter; ok is
 // false for any other op.
@@ -175,9 +160,12 @@ func (p *planner) convolution(n *node, op *stablehlo.Op, ins []*tval, outs []tty
 	if !isPerm(xd, rank) || !isPerm(wd, rank) || !isPerm(od, rank) {
 		return nil, fmt.Errorf("dimension numbers %s are not permutations of the dimensions", dn)
 	}
-	if x.elem != w.elem || x.elem != r.elem {
+	if !widensTo(x.elem, r.elem) || !widensTo(w.elem, r.elem) {
 		return nil, unsupportedf("convolution of %s and %s into %s (mixed element types)", x.elem.mlir(), w.elem.mlir(), r.elem.mlir())
 	}
+	// Mixed precision: the operands converted exactly to the result type.
+	ins = []*tval{p.widen(n, ins[0], r.elem), p.widen(n, ins[1], r.elem)}
+	x, w = ins[0].t, ins[1].t
 	stride, err := windowAttr(op, "window_strides", ns, 1)
 	if err != nil {
 		return nil, err

@@ -298,10 +298,10 @@ func TestWindowPlanErrors(t *testing.T) {
 		{conv("pad = [[1, 1], [1, 1]]", std), "stablehlo.convolution in @main: result tensor<1x2x2x4xf32>, want shape [1 4 4 4]", false},
 		{conv("", `{batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x2x2x4xf32>`),
 			"stablehlo.convolution in @main: input features 2, kernel features 2 -> 4 and batch 1 do not fit the group counts (2, 1)", false},
-		{`func.func @main(%x: tensor<1x4x4x2xi8>, %w: tensor<3x3x2x4xi8>) -> tensor<1x2x2x4xi32> {
-  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xi8>, tensor<3x3x2x4xi8>) -> tensor<1x2x2x4xi32>
-  return %0 : tensor<1x2x2x4xi32>
-}`, "unsupported: convolution of i8 and i8 into i32 (mixed element types)", true},
+		{`func.func @main(%x: tensor<1x4x4x2xi32>, %w: tensor<3x3x2x4xi32>) -> tensor<1x2x2x4xi8> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xi32>, tensor<3x3x2x4xi32>) -> tensor<1x2x2x4xi8>
+  return %0 : tensor<1x2x2x4xi8>
+}`, "unsupported: convolution of i32 and i32 into i8 (mixed element types)", true},
 		{`func.func @main(%x: tensor<4xf32>) -> tensor<2xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %0 = "stablehlo.reduce_window"(%x, %z) ({

@@ -17,8 +17,8 @@
 // as XLA does; half.go), complex<f32> and complex<f64> (interleaved
 // (re, im) pairs; complex.go), and i1 (stored as one byte, 0 or 1); static
 // shapes (types_ext.go says how each kind is held). Every op takes the
-// element types StableHLO defines it for, but convert from complex to real
-// is rejected, as by ir.Eval and XLA (take stablehlo.real first). Ops: constant (every dense form, NaN payloads kept), iota, every
+// element types StableHLO defines it for (convert from complex to a real,
+// integer or i1 type takes the real part, as the spec says). Ops: constant (every dense form, NaN payloads kept), iota, every
 // elementwise op (abs ... xor, shifts, popcnt, count_leading_zeros,
 // is_finite, compare in all directions and comparison types, select,
 // clamp, convert), broadcast_in_dim, broadcast, reshape, transpose, slice,

@@ -220,6 +220,11 @@ func (p *planner) fuse() {
 			if !slices.Contains(users[r], n) {
 				users[r] = append(users[r], n)
 			}
+			// A fused kernel reads a bitcast_convert view as a leaf
+			// (bitcastView): the value it views must have storage.
+			if throughBitcast(x) {
+				result[r] = true
+			}
 		}
 	}
 	// owner is the root whose kernel computes an inline node, nil when
@@ -333,6 +338,16 @@ func (p *planner) fuse() {
 // of reading the value it views with the wrong type (and, for widths that
 // differ, the wrong element count).
 func bitcastView(v *tval) bool { return v.view != nil && v.view.t.elem != v.t.elem }
+
+// throughBitcast reports whether reading v passes through a bitcastView.
+func throughBitcast(v *tval) bool {
+	for ; v.view != nil; v = v.view {
+		if bitcastView(v) {
+			return true
+		}
+	}
+	return false
+}
 
 // leaves returns the materialized values an operand tree reads, each
 // once, in the order first met.

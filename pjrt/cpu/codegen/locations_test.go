@@ -19,10 +19,10 @@ func TestPlanErrorsNameTheLocation(t *testing.T) {
 }
 #loc1 = loc("/src/model.go":7:0)
 `, `stablehlo.convolution in @main at "/src/model.go":7:0: window strides [0 1]`},
-		{`func.func @main(%x: tensor<1x4x4x2xi8>, %w: tensor<3x3x2x4xi8>) -> tensor<1x2x2x4xi32> {
-  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xi8>, tensor<3x3x2x4xi8>) -> tensor<1x2x2x4xi32> loc("/src/model.go":8:0)
-  return %0 : tensor<1x2x2x4xi32>
-}`, `unsupported: convolution of i8 and i8 into i32 (mixed element types) (stablehlo.convolution in @main at "/src/model.go":8:0)`},
+		{`func.func @main(%x: tensor<1x4x4x2xi32>, %w: tensor<3x3x2x4xi32>) -> tensor<1x2x2x4xi8> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xi32>, tensor<3x3x2x4xi32>) -> tensor<1x2x2x4xi8> loc("/src/model.go":8:0)
+  return %0 : tensor<1x2x2x4xi8>
+}`, `unsupported: convolution of i32 and i32 into i8 (mixed element types) (stablehlo.convolution in @main at "/src/model.go":8:0)`},
 		{`func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.custom_call @stela.nope(%x) : (tensor<4xf32>) -> tensor<4xf32> loc("/src/model.go":9:0)
   return %0 : tensor<4xf32>

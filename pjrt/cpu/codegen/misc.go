@@ -21,21 +21,6 @@ import (
 // scalar math, and the dispatch of the ops of control.go, sort.go and
 // gather.go.
 
-// Node kinds of the ops planned in control.go, sort.go, gather.go and
-// this file. They are numbered apart from plan.go's so that both lists
-// can grow independently.
-const (
-	kWhile     opKind = 100 + iota // plan: *ctlPlan
-	kCase                          // plan: *ctlPlan
-	kSort                          // plan: *sortPlan
-	kGather                        // plan: *gatherPlan
-	kScatter                       // plan: *scatterPlan
-	kDynSlice                      // start indices are operands 1..rank
-	kDynUpdate                     // operand, update, start indices
-	kRng                           // plan: *rngPlan
-	kTuple                         // never emitted: the def of a tuple value; in are its elements
-)
-
 // scopeOf makes env the values visible to regions planned from now on
 // and returns the function that restores the previous scope.
 func (p *planner) scopeOf(env map[*stablehlo.Value]*tval) func() {
@@ -58,22 +43,13 @@ func opLoc(op *stablehlo.Op) string {
 	return " at " + op.Loc.String()
 }
 
-var extOps = map[string]bool{
-	"stablehlo.while": true, "stablehlo.case": true, "stablehlo.if": true, "stablehlo.sort": true,
-	"stablehlo.gather": true, "stablehlo.scatter": true, "stablehlo.dynamic_slice": true,
-	"stablehlo.dynamic_update_slice": true, "stablehlo.rng_bit_generator": true,
-	"stablehlo.bitcast_convert": true, "stablehlo.reduce_precision": true,
-	"stablehlo.get_dimension_size": true, "stablehlo.tuple": true, "stablehlo.get_tuple_element": true,
-}
-
 // extKnown reports whether the ops of this file and its siblings handle
-// the op with this full name.
+// the op with this full name: the op table's kernels ext, collective and
+// chlo.
 func extKnown(name string) bool {
-	if extOps[name] || collOps[name] {
+	switch kernelOf(name) {
+	case stablehlo.KernelExt, stablehlo.KernelCollective, stablehlo.KernelChlo:
 		return true
-	}
-	if short, ok := strings.CutPrefix(name, "chlo."); ok {
-		return chloUnary[short] != "" || chloBroadcast[short] != "" || short == "next_after" || short == "top_k"
 	}
 	return false
 }
@@ -128,6 +104,12 @@ func (p *planner) extOp(n *node, op *stablehlo.Op, ins []*tval) (outs []*tval, o
 		outs, err = p.dimensionSize(n, op, ins)
 	case "stablehlo.tuple":
 		outs, err = p.tuple(n, op, ins)
+	case "stablehlo.map":
+		outs, err = p.mapOp(n, op, ins)
+	case "stablehlo.fft":
+		outs, err = p.fftOp(n, op, ins)
+	case "stablehlo.cholesky", "stablehlo.triangular_solve":
+		outs, err = p.linalgOp(n, op, ins)
 	case "stablehlo.get_tuple_element":
 		outs, err = p.tupleElement(op, ins)
 	case "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all",
@@ -440,6 +422,11 @@ func extCheckScalar(op *stablehlo.Op, in []elemKind, out elemKind) error {
 				return bad
 			}
 			return nil
+		case short == "mulhi":
+			if len(in) != 2 || in[0] != in[1] || !in[0].isInt() || out != in[0] {
+				return bad
+			}
+			return nil
 		}
 	}
 	return unsupportedf("%s", op.Name)
@@ -693,6 +680,7 @@ var chloUnary = map[string]string{
 	"erf": "libm", "erfc": "libm", "lgamma": "libm", "tan": "libm", "sinh": "libm", "cosh": "libm",
 	"asin": "libm", "acos": "libm", "atan": "libm", "asinh": "libm", "acosh": "libm", "atanh": "libm",
 	"erf_inv": "erf_inv", "digamma": "digamma", "is_inf": "is_inf", "is_pos_inf": "is_inf", "is_neg_inf": "is_inf", "conj": "conj",
+	"square": "square", "bessel_i1e": "bessel_i1e",
 }
 
 // chloBroadcast maps chlo's broadcasting binary ops to the StableHLO op
@@ -737,10 +725,24 @@ func (p *planner) chlo(n *node, op *stablehlo.Op, short string, ins []*tval) ([]
 		n.kind = kBinary
 		return p.add(n, r), nil
 	}
+	if short == "mulhi" {
+		if len(ins) != 2 || !ins[0].t.equal(ins[1].t) || !ins[0].t.equal(r) || !r.elem.isInt() {
+			return nil, fmt.Errorf("want two integer operands and a result of one type")
+		}
+		n.kind = kBinary
+		return p.add(n, r), nil
+	}
 	if len(ins) != 1 {
 		return nil, fmt.Errorf("has %d operands, want 1", len(ins))
 	}
 	x := ins[0].t
+	if (short == "square" || short == "sinh" || short == "cosh" || short == "tan") && isComplexKind(x.elem) {
+		if !x.equal(r) {
+			return nil, fmt.Errorf("result type %s, want %s", r, x)
+		}
+		n.kind = kUnary
+		return p.add(n, r), nil
+	}
 	if isComplexKind(x.elem) {
 		return nil, unsupportedf("%s on %s", op.Name, x.elem.mlir())
 	}
@@ -916,8 +918,31 @@ func (b *fb) libm(name string, k elemKind, x value.Value) value.Value {
 // chloScalar emits a chlo elementwise op on scalars of kind k. f16 and
 // bf16 compute in f32 and round the result once, as their other ops do.
 func (b *fb) chloScalar(short string, k elemKind, args []value.Value) (value.Value, error) {
-	if short == "next_after" {
+	switch short {
+	case "next_after":
 		return b.nextAfter(k, args[0], args[1]), nil
+	case "square":
+		// x·x, rounded once (complex: as stablehlo.multiply).
+		return b.binary("multiply", k, args[0], args[0])
+	}
+	if k.isComplex() {
+		return b.chloComplex(short, k, args[0])
+	}
+	switch short {
+	case "mulhi":
+		// The high half of the double-width product (signed or unsigned
+		// as the type is).
+		c := b.cur
+		wide := types.NewInt(uint64(2 * k.bits()))
+		ext := func(v value.Value) value.Value {
+			if k.isUnsigned() {
+				return c.NewZExt(v, wide)
+			}
+			return c.NewSExt(v, wide)
+		}
+		prod := c.NewMul(ext(args[0]), ext(args[1]))
+		hi := c.NewLShr(prod, constant.NewInt(wide, int64(k.bits())))
+		return c.NewTrunc(hi, k.reg()), nil
 	}
 	if k.isHalf() {
 		wide := make([]value.Value, len(args))
@@ -942,7 +967,7 @@ func (b *fb) chloScalar(short string, k elemKind, args []value.Value) (value.Val
 		return c.NewFCmp(enum.FPredOEQ, x, inf), nil
 	case "is_neg_inf":
 		return c.NewFCmp(enum.FPredOEQ, x, fconst(k, math.Inf(-1))), nil
-	case "erf_inv", "digamma":
+	case "erf_inv", "digamma", "bessel_i1e":
 		// Computed in f64 (and rounded once for f32).
 		reg := k.reg()
 		d := x
@@ -950,9 +975,12 @@ func (b *fb) chloScalar(short string, k elemKind, args []value.Value) (value.Val
 			d = c.NewFPExt(x, types.Double)
 		}
 		var r value.Value
-		if short == "erf_inv" {
+		switch short {
+		case "erf_inv":
 			r = b.erfInv(d)
-		} else {
+		case "bessel_i1e":
+			r = b.besselI1e(d)
+		default:
 			r = b.digamma(d)
 		}
 		if !types.Equal(reg, types.Double) {
@@ -1080,4 +1108,64 @@ func (b *fb) digamma(x value.Value) value.Value {
 	res := c.NewSelect(neg, c.NewFSub(psi, refl), psi)
 	pole := c.NewAnd(c.NewFCmp(enum.FPredOLE, x, f(0)), c.NewFCmp(enum.FPredOEQ, x, b.intrinsic1("floor", kF64, x)))
 	return c.NewSelect(pole, f(math.NaN()), res)
+}
+
+// besselI1e is e^-|x|·I₁(x) in double: for |x| <= 20 the power series
+// I₁(x) = (x/2)·Σ_k (x²/4)^k / (k!(k+1)!) (positive terms, no
+// cancellation; 70 of them reach below 1e-60 of the sum), times e^-|x|;
+// beyond, the asymptotic series e^-x·I₁(x) ~ (2πx)^-½·Σ_k a_k with
+// a_k = -a_{k-1}·(4 - (2k-1)²)/(8kx), 40 terms. I₁ is odd; NaN stays NaN
+// and ±∞ gives ±0.
+func (b *fb) besselI1e(x value.Value) value.Value {
+	c := b.cur
+	f := func(v float64) constant.Constant { return constant.NewFloat(types.Double, v) }
+	ax := b.intrinsic1("fabs", kF64, x)
+	q := c.NewFMul(c.NewFMul(ax, ax), f(0.25))
+	var t, s value.Value = f(1), f(1)
+	for k := 1; k <= 70; k++ {
+		t = c.NewFMul(t, c.NewFMul(q, f(1/float64(k*(k+1)))))
+		s = c.NewFAdd(s, t)
+	}
+	small := c.NewFMul(c.NewFMul(c.NewFMul(ax, f(0.5)), s), b.intrinsic1("exp", kF64, c.NewFNeg(ax)))
+	inv := c.NewFDiv(f(1), c.NewFMul(ax, f(8)))
+	t, s = f(1), f(1)
+	for k := 1; k <= 40; k++ {
+		m := float64((2*k - 1) * (2*k - 1))
+		t = c.NewFMul(t, c.NewFMul(inv, f((m-4)/float64(k))))
+		s = c.NewFAdd(s, t)
+	}
+	large := c.NewFDiv(s, b.intrinsic1("sqrt", kF64, c.NewFMul(ax, f(2*math.Pi))))
+	big := c.NewFCmp(enum.FPredOGT, ax, f(20))
+	return b.copysign(kF64, c.NewSelect(big, large, small), x)
+}
+
+// chloComplex computes chlo.tan (as stablehlo.tan), chlo.sinh and
+// chlo.cosh on complex numbers by their parts: sinh(a+ib) = sinh a·cos b +
+// i·cosh a·sin b, cosh(a+ib) = cosh a·cos b + i·sinh a·sin b, each part
+// from the C library in the part's precision; a zero imaginary part
+// stays an exact zero (of the sign the product of the signs gives), so
+// that cosh(±∞ + 0i) is ∞ + 0i rather than NaN.
+func (b *fb) chloComplex(short string, k elemKind, x value.Value) (value.Value, error) {
+	switch short {
+	case "tan":
+		return b.unary("tan", k, x)
+	case "sinh", "cosh":
+	default:
+		return nil, unsupportedf("chlo.%s on %s", short, k.mlir())
+	}
+	c := b.cur
+	p := k.part()
+	re, im := b.parts(k, x)
+	sh, ch := b.libm("sinh", p, re), b.libm("cosh", p, re)
+	cs, sn := b.libm("cos", p, im), b.libm("sin", p, im)
+	first, second := sh, ch
+	if short == "cosh" {
+		first, second = ch, sh
+	}
+	outRe := c.NewFMul(first, cs)
+	prod := c.NewFMul(second, sn)
+	zero := c.NewFCmp(enum.FPredOEQ, im, fconst(p, 0))
+	signed := c.NewFMul(b.copysign(p, fconst(p, 1), second), im)
+	outIm := c.NewSelect(zero, signed, prod)
+	return b.mkComplex(k, outRe, outIm), nil
 }

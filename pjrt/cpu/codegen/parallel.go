@@ -7,6 +7,7 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
+	"github.com/stela-ml/stela/stablehlo"
 )
 
 // Multithreaded fused loops. A fused kernel whose work is large runs one
@@ -37,12 +38,16 @@ const (
 )
 
 // expensive are the elementwise ops that cost about parWeight simple
-// ones.
-var expensive = map[string]bool{
-	"exponential": true, "exponential_minus_one": true, "log": true, "log_plus_one": true,
-	"logistic": true, "tanh": true, "sine": true, "cosine": true, "tan": true, "power": true,
-	"atan2": true, "cbrt": true, "erf": true, "remainder": true, "divide": true, "sqrt": true, "rsqrt": true,
-}
+// ones (short names): the op table's trait Expensive.
+var expensive = func() map[string]bool {
+	m := map[string]bool{}
+	for _, d := range stablehlo.OpDefs() {
+		if d.Has(stablehlo.Expensive) {
+			m[d.Short()] = true
+		}
+	}
+	return m
+}()
 
 // cost is the estimated work per iteration of the root's loops: one per
 // load and per operation, parWeight more per expensive one, an inline

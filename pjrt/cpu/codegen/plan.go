@@ -40,6 +40,32 @@ const (
 	kDot                         // canonical [B,M,K] x [B,K,N] → [B,M,N]
 	kReduce                      // dims, body
 	kCheck                       // an expectation
+
+	// control.go, sort.go, gather.go, misc.go
+	kWhile     // plan: *ctlPlan
+	kCase      // plan: *ctlPlan
+	kSort      // plan: *sortPlan
+	kGather    // plan: *gatherPlan
+	kScatter   // plan: *scatterPlan
+	kDynSlice  // start indices are operands 1..rank
+	kDynUpdate // operand, update, start indices
+	kRng       // plan: *rngPlan
+	kTuple     // never emitted: the def of a tuple value; in are its elements
+
+	// conv.go, window.go
+	kConv          // plan: *convPlan
+	kReduceWindow  // plan: *windowPlan; body is the reducer
+	kSelectScatter // plan: *windowPlan; body is select
+	kConvGEMM      // plan: *convGEMMPlan; outputs: result, scratch
+
+	// collective.go
+	kAllReduce     // plan: *collPlan
+	kAllGather     // plan: *collPlan
+	kReduceScatter // plan: *collPlan
+	kAllToAll      // plan: *collPlan
+	kCollPermute   // plan: *collPlan
+	kCollBroadcast // plan: *collPlan
+	kDeviceID      // replica_id or partition_id; plan: *collPlan
 )
 
 // node is one operation of the flattened entry function.
@@ -233,10 +259,24 @@ type Options struct {
 
 // Plan checks the module's entry function and flattens it (inlining
 // func.call) into a Program. Errors for valid StableHLO that the code
-// generator does not handle are *UnsupportedError.
+// generator does not handle are *UnsupportedError. Calls inside region
+// bodies are inlined into m first (Module.InlineRegionCalls).
 func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if m == nil {
 		return nil, fmt.Errorf("nil module")
+	}
+	if err := m.InlineRegionCalls(); err != nil {
+		return nil, err
+	}
+	// Dynamic-shape ops with shapes known at compile time become static
+	// ones; the others are refused, naming the op.
+	if err := m.RefineShapes(); err != nil {
+		return nil, unsupportedf("%v", err)
+	}
+	// Quantized types become their storage integers, quantized ops the
+	// spec's arithmetic (Module.LowerQuant).
+	if err := m.LowerQuant(); err != nil {
+		return nil, unsupportedf("%v", err)
 	}
 	entry, err := pickEntry(m, opts.Entry)
 	if err != nil {
@@ -451,19 +491,67 @@ func (p *planner) add(n *node, outs ...ttype) []*tval {
 	return n.out
 }
 
-var unaryOps = map[string]bool{
-	"abs": true, "negate": true, "sign": true, "exponential": true, "exponential_minus_one": true,
-	"log": true, "log_plus_one": true, "logistic": true, "sqrt": true, "rsqrt": true, "cbrt": true,
-	"tanh": true, "sine": true, "cosine": true, "tan": true, "floor": true, "ceil": true,
-	"round_nearest_afz": true, "round_nearest_even": true, "not": true, "popcnt": true,
-	"count_leading_zeros": true, "is_finite": true, "real": true, "imag": true,
+// unaryOps and binaryOps are the elementwise StableHLO ops computed by
+// scalar.go's unary and binary (short names), from the op table
+// (stablehlo.OpDefs).
+var (
+	unaryOps  = kernelOps(stablehlo.KernelUnary)
+	binaryOps = kernelOps(stablehlo.KernelBinary)
+)
+
+// widensTo reports whether every value of kind from is exactly a value of
+// kind to: the same kind, a wider integer (of the same signedness, or
+// unsigned into a wider signed one), a wider float, or a complex of a
+// part at least as wide. dot_general and convolution take operands of
+// such kinds into a result of kind to (mixed precision).
+func widensTo(from, to elemKind) bool {
+	switch {
+	case from == to:
+		return true
+	case from.isInt() && to.isInt():
+		if from.isUnsigned() == to.isUnsigned() {
+			return to.bits() >= from.bits()
+		}
+		return from.isUnsigned() && to.bits() > from.bits()
+	case from.isFloat() && to.isFloat():
+		return to.bits() > from.bits() || from.isHalf() && to.bits() >= 32
+	case from.isFloat() && to.isComplex():
+		return widensTo(from, to.part())
+	case from.isComplex() && to.isComplex():
+		return to.bits() >= from.bits()
+	}
+	return false
 }
 
-var binaryOps = map[string]bool{
-	"add": true, "subtract": true, "multiply": true, "divide": true, "remainder": true,
-	"maximum": true, "minimum": true, "power": true, "atan2": true, "and": true, "or": true,
-	"xor": true, "shift_left": true, "shift_right_arithmetic": true, "shift_right_logical": true,
-	"complex": true,
+// widen returns x converted to kind k (a convert node), or x itself when
+// it has that kind.
+func (p *planner) widen(n *node, x *tval, k elemKind) *tval {
+	if x.t.elem == k {
+		return x
+	}
+	cn := &node{name: "stablehlo.convert", src: n.src, fn: n.fn, in: []*tval{x}, kind: kConvert}
+	return p.add(cn, ttype{elem: k, shape: x.t.shape})[0]
+}
+
+// kernelOps returns the short names of the StableHLO ops the op table
+// gives kernel k.
+func kernelOps(k stablehlo.Kernel) map[string]bool {
+	m := map[string]bool{}
+	for _, d := range stablehlo.OpDefs() {
+		if short, ok := strings.CutPrefix(d.Name, "stablehlo."); ok && d.Kernel == k {
+			m[short] = true
+		}
+	}
+	return m
+}
+
+// kernelOf is the op table's kernel of the op with this full name
+// (stablehlo.NoKernel for ops not in the table).
+func kernelOf(name string) stablehlo.Kernel {
+	if d, ok := stablehlo.LookupOp(name); ok {
+		return d.Kernel
+	}
+	return stablehlo.NoKernel
 }
 
 // elemOK says whether an elementwise op is defined on an element kind.
@@ -869,14 +957,13 @@ func calleeAttr(op string) string {
 }
 
 // knownOp reports whether the planner handles ops named stablehlo.<short>.
+// The op table (stablehlo.OpDefs) says which: the ops of kernels unary,
+// binary, planner (this file's op switch), ext, window and collective,
+// and those inlined (composite) or ending a body (return).
 func knownOp(short string) bool {
-	if unaryOps[short] || binaryOps[short] || extKnown("stablehlo."+short) || windowKnown(short) {
-		return true
-	}
-	switch short {
-	case "compare", "select", "clamp", "convert", "constant", "iota", "broadcast_in_dim", "broadcast",
-		"reshape", "transpose", "slice", "concatenate", "reverse", "pad", "dot_general", "dot", "reduce",
-		"custom_call", "optimization_barrier", "composite":
+	switch kernelOf("stablehlo." + short) {
+	case stablehlo.KernelUnary, stablehlo.KernelBinary, stablehlo.KernelPlanner,
+		stablehlo.KernelExt, stablehlo.KernelWindow, stablehlo.KernelCollective, stablehlo.KernelFunc:
 		return true
 	}
 	return false
@@ -1099,9 +1186,13 @@ func (p *planner) dot(n *node, op *stablehlo.Op, short string, ins []*tval, r tt
 			return nil, fmt.Errorf("missing dot_dimension_numbers")
 		}
 	}
-	if lt.elem != rt.elem || lt.elem != r.elem {
+	if !widensTo(lt.elem, r.elem) || !widensTo(rt.elem, r.elem) {
 		return nil, unsupportedf("dot of %s and %s into %s (mixed element types)", lt.elem.mlir(), rt.elem.mlir(), r.elem.mlir())
 	}
+	// Mixed precision (i8 × i8 → i32, f32 × f32 → f64, real × complex):
+	// the operands are converted exactly to the result type first.
+	lhs, rhs = p.widen(n, lhs, r.elem), p.widen(n, rhs, r.elem)
+	lt, rt = lhs.t, rhs.t
 	lb, rb, lc, rc := dd.LhsBatchingDims, dd.RhsBatchingDims, dd.LhsContractingDims, dd.RhsContractingDims
 	if len(lb) != len(rb) || len(lc) != len(rc) {
 		return nil, fmt.Errorf("batching or contracting dimensions differ in number")
@@ -1334,6 +1425,16 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 			return bad()
 		}
 		return nil
+	case "bitcast_convert":
+		// On scalars only the same width can fit (the spec adds or
+		// drops a dimension otherwise).
+		if len(in) != 1 || in[0].size() != out.size() || isComplexKind(in[0]) != isComplexKind(out) {
+			return bad()
+		}
+		if (in[0] == kBool) != (out == kBool) {
+			return unsupportedf("bitcast_convert between i1 and %s", map[bool]string{true: in[0].mlir(), false: out.mlir()}[out == kBool])
+		}
+		return nil
 	case "constant":
 		d, ok := op.Attr("value").(*stablehlo.DenseElements)
 		if !ok || len(in) != 0 {
@@ -1451,4 +1552,46 @@ func (p *planner) checkOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, erro
 func Handles(name string) bool {
 	short, ok := strings.CutPrefix(name, "stablehlo.")
 	return ok && knownOp(short)
+}
+
+// CompilesOn reports whether the code generator compiles the op of that
+// full name on element type e (one the spec allows for it, by the op
+// table), or why not. It goes by the op table's kernel, the element
+// kinds the code generator has, and for the elementwise ops their
+// per-type rules (elemOK); `stela ops` lists it per op and type.
+func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
+	d, ok := stablehlo.LookupOp(name)
+	switch {
+	case !ok:
+		return false, "not in the op table"
+	case d.Kernel == stablehlo.NoKernel:
+		return false, d.Refused
+	case e.IsQuantized() && d.Regions != 0:
+		return false, "quantized element types in regions are not supported yet"
+	case e.IsQuantized():
+		// Module.LowerQuant: stored as integers, computed as the spec's
+		// dequantize–compute–quantize.
+		return true, ""
+	case d.Kernel == stablehlo.KernelRefined && d.Name == "stablehlo.dynamic_conv":
+		d, _ = stablehlo.LookupOp("stablehlo.convolution")
+	}
+	k, ok := elemOf(e)
+	if !ok {
+		return false, "element type not supported by the code generator yet"
+	}
+	short := d.Short()
+	switch d.Kernel {
+	case stablehlo.KernelUnary, stablehlo.KernelBinary:
+		if !elemOK(short, k) {
+			return false, "not implemented on this element type"
+		}
+	case stablehlo.KernelChlo:
+		if t := chloBroadcast[short]; t != "" && binaryOps[t] && !elemOK(t, k) {
+			return false, "not implemented on this element type"
+		}
+		if chloUnary[short] != "" && !slices.Contains([]string{"square", "sinh", "cosh", "tan"}, short) && k.isComplex() {
+			return false, "not implemented on this element type"
+		}
+	}
+	return true, ""
 }

@@ -202,10 +202,10 @@ func TestPlanErrors(t *testing.T) {
   %0 = stablehlo.custom_call @foo(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }`, "unsupported: stablehlo.custom_call @foo (in @main)", true},
-		{`func.func @main(%x: tensor<4xf32>, %y: tensor<4xf64>) -> tensor<f64> {
-  %0 = stablehlo.dot_general %x, %y, contracting_dims = [0] x [0] : (tensor<4xf32>, tensor<4xf64>) -> tensor<f64>
-  return %0 : tensor<f64>
-}`, "unsupported: dot of f32 and f64 into f64 (mixed element types) (stablehlo.dot_general in @main)", true},
+		{`func.func @main(%x: tensor<4xf32>, %y: tensor<4xf64>) -> tensor<f32> {
+  %0 = stablehlo.dot_general %x, %y, contracting_dims = [0] x [0] : (tensor<4xf32>, tensor<4xf64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}`, "unsupported: dot of f32 and f64 into f32 (mixed element types) (stablehlo.dot_general in @main)", true},
 		{`func.func @main(%x: tensor<4xf32>) -> tensor<f32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %0 = stablehlo.reduce(%x init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>

@@ -440,6 +440,11 @@ func (b *fb) elementwise(op string, attrs func(string) stablehlo.Attr, in []elem
 		return b.convert(in[0], out, args[0]), nil
 	case "reshape", "broadcast_in_dim", "optimization_barrier":
 		return args[0], nil
+	case "bitcast_convert": // same width (checkScalarOp)
+		if in[0].reg().Equal(out.reg()) {
+			return args[0], nil
+		}
+		return b.cur.NewBitCast(args[0], out.reg()), nil
 	}
 	if len(args) == 1 && out == in[0] {
 		// chlo.erf and friends: the inline approximation where there is

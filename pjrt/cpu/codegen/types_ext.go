@@ -293,8 +293,8 @@ func (b *fb) compareExt(dir, ct string, k elemKind, x, y value.Value) (value.Val
 // convertExt converts where a kind of this file is involved: unsigned
 // integers zero-extend and convert with uitofp/fptoui.sat; f16/bf16 go
 // through half.go; complex converts each part (real → complex gets a +0
-// imaginary part; complex → real, which the planner rejects as the
-// evaluator and XLA do, would take the real part, as the spec says).
+// imaginary part; complex → real, integer or i1 takes the real part, as
+// the spec says).
 func (b *fb) convertExt(from, to elemKind, x value.Value) (value.Value, bool) {
 	c := b.cur
 	switch {
@@ -304,11 +304,6 @@ func (b *fb) convertExt(from, to elemKind, x value.Value) (value.Value, bool) {
 		re, im := b.parts(from, x)
 		return b.mkComplex(to, b.convert(from.part(), to.part(), re), b.convert(from.part(), to.part(), im)), true
 	case from.isComplex():
-		if to == kBool {
-			re, im := b.parts(from, x)
-			z := fconst(from.part(), 0)
-			return c.NewOr(c.NewFCmp(enum.FPredUNE, re, z), c.NewFCmp(enum.FPredUNE, im, z)), true
-		}
 		re, _ := b.parts(from, x)
 		return b.convert(from.part(), to, re), true
 	case to.isComplex():
@@ -336,16 +331,10 @@ func (b *fb) convertExt(from, to elemKind, x value.Value) (value.Value, bool) {
 	return nil, false
 }
 
-// convertOK rejects complex → real: the spec defines it (the real part),
-// but the reference evaluator and XLA (shape inference: "Conversion from
-// complex to real type ... is not implemented") reject it; producers
-// take stablehlo.real first (as JAX does).
-func convertOK(from, to elemKind) error {
-	if from.isComplex() && !to.isComplex() {
-		return unsupportedf("convert from %s to %s (take stablehlo.real first)", from.mlir(), to.mlir())
-	}
-	return nil
-}
+// convertOK accepts every pair of kinds: complex → real, integer or i1
+// takes the real part, as the spec says and XLA does (the importer gives
+// the reference evaluator stablehlo.real then convert).
+func convertOK(from, to elemKind) error { return nil }
 
 // dotWide is dot_general on f16, bf16, c64 and c128, summed as the
 // reference evaluator sums: in double (complex128), each product exact

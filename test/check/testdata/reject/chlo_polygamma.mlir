@@ -1,5 +1,5 @@
 // chlo ops that the code generator does not implement (polygamma, zeta,
-// bessel_i1e, ...) are rejected by name.
+// ragged_dot, ...) are rejected by name.
 // REJECT: unsupported: chlo.polygamma
 func.func @main() {
   %n = stablehlo.constant dense<1.0> : tensor<f32>
