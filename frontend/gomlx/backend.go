@@ -132,7 +132,9 @@ func (b *Backend) DeviceDescription(deviceNum compute.DeviceNum) string {
 }
 
 // Device returns the runtime device behind deviceNum.
-func (b *Backend) Device(deviceNum compute.DeviceNum) (runtime.Device, error) { return b.device(deviceNum) }
+func (b *Backend) Device(deviceNum compute.DeviceNum) (runtime.Device, error) {
+	return b.device(deviceNum)
+}
 
 func (b *Backend) device(n compute.DeviceNum) (runtime.Device, error) {
 	if b.finalized.Load() {

@@ -299,24 +299,30 @@ func (fn *Function) Erf(x compute.Value) (compute.Value, error) {
 		if dt == ir.F64 || dt.IsComplex() {
 			panic(&ir.BuildError{Err: errors.Wrapf(compute.ErrNotImplemented, "Erf on %s (the f32 approximation XLA uses is all Stela has; Stela's IR has no erf op)", fn.shapeOf(x))})
 		}
-		v := x
-		if dt != ir.F32 {
-			v = b.Convert(v, ir.F32)
-		}
-		c := func(f float64) *ir.Value { return b.Full(v.Type, f) }
-		v = b.Emit1(ir.OpClamp, []*ir.Value{b.Const(ir.F32, -4), v, b.Const(ir.F32, 4)}, nil)
-		x2 := b.Mul(v, v)
-		horner := func(cs []float64) *ir.Value {
-			p := c(cs[0])
-			for _, k := range cs[1:] {
-				p = b.Add(b.Mul(p, x2), c(k))
-			}
-			return p
-		}
-		r := b.Div(b.Mul(v, horner(erfAlpha)), horner(erfBeta))
-		if dt != ir.F32 {
-			r = b.Convert(r, dt)
-		}
-		return r
+		return erfOf(b, x)
 	})
+}
+
+// erfOf is XLA's f32 erf of x (f16, bf16 or f32; computed in f32).
+func erfOf(b *ir.Builder, x *ir.Value) *ir.Value {
+	dt := x.Type.DType
+	v := x
+	if dt != ir.F32 {
+		v = b.Convert(v, ir.F32)
+	}
+	c := func(f float64) *ir.Value { return b.Full(v.Type, f) }
+	v = b.Emit1(ir.OpClamp, []*ir.Value{b.Const(ir.F32, -4), v, b.Const(ir.F32, 4)}, nil)
+	x2 := b.Mul(v, v)
+	horner := func(cs []float64) *ir.Value {
+		p := c(cs[0])
+		for _, k := range cs[1:] {
+			p = b.Add(b.Mul(p, x2), c(k))
+		}
+		return p
+	}
+	r := b.Div(b.Mul(v, horner(erfAlpha)), horner(erfBeta))
+	if dt != ir.F32 {
+		r = b.Convert(r, dt)
+	}
+	return r
 }
