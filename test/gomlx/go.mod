@@ -1,4 +1,4 @@
-module stela.local/gomlx-example
+module stela.local/gomlx-checks
 
 go 1.26.5
 
@@ -38,4 +38,4 @@ require (
 	k8s.io/klog/v2 v2.140.0 // indirect
 )
 
-replace github.com/stela-ml/stela => ../../..
+replace github.com/stela-ml/stela => ../..
