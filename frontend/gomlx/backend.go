@@ -8,7 +8,8 @@
 // Importing the package registers the backend as "stela" (compute.Register
 // in init), so that GOMLX_BACKEND selects it:
 //
-//	GOMLX_BACKEND=stela              Stela's CPU plugin, all its devices
+//	GOMLX_BACKEND=stela              Stela's CPU plugin, device cpu:0
+//	GOMLX_BACKEND=stela:cpu          all the CPU plugin's devices
 //	GOMLX_BACKEND=stela:cpu:1        device cpu:1 alone
 //	GOMLX_BACKEND=stela:cuda         a CUDA PJRT plugin (pjrt.FindPlugin)
 //	GOMLX_BACKEND=stela:tpu          libtpu
@@ -56,13 +57,14 @@ type Backend struct {
 var _ compute.Backend = (*Backend)(nil)
 
 // New returns the backend for config (GOMLX_BACKEND's part after
-// "stela:"): "" or "cpu" (Stela's CPU plugin), "FAMILY" (all devices of
-// a family: cuda, tpu, a plugin's path, host), or "FAMILY:N" (one device).
+// "stela:"): "" (device cpu:0 of Stela's CPU plugin, one device as XLA's
+// CPU client has), "FAMILY" (all devices of a family: cpu, cuda, tpu, a
+// plugin's path, host), or "FAMILY:N" (one device).
 func New(config string) (*Backend, error) {
 	config = strings.TrimSpace(config)
 	fam := config
 	if fam == "" {
-		fam = "cpu"
+		fam = "cpu:0"
 	}
 	b := &Backend{config: config, family: fam}
 	if fam == "host" {

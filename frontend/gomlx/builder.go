@@ -6,6 +6,7 @@ import (
 	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -302,34 +303,51 @@ func (fn *Function) Return(outputs []compute.Value, shardings []*compute.Shardin
 	return nil
 }
 
-// setParams reorders f's parameters to ps (all of f's, each once).
-func setParams(f *ir.Func, ps []*ir.Value) {
-	f.Params = ps
-	for i, p := range ps {
-		p.Index = i
-	}
-}
-
-// regionFor lays out closure c as a region taking its own parameters and
-// then the values of union (the parent's values captured by c or by its
-// sibling closures, in union's order), adding unused parameters for the
-// ones c does not use. When passThrough is set, the region also returns
-// the captured values after its own results (a loop body's state).
-func regionFor(c *Function, union []*ir.Value, passThrough bool) *ir.Func {
-	ps := slices.Clone(c.params)
-	var extra []*ir.Value
-	for _, u := range union {
-		if i, ok := c.capIndex[u]; ok {
-			extra = append(extra, c.capParam[i])
-		} else {
-			extra = append(extra, c.f.AddParam(u.Type, u.Loc()))
+// regionFor makes the region of closure c for one op: a new function
+// that takes c's own parameters and then the values of union (the
+// parent's values captured by c or by its sibling closures, in union's
+// order), with c's body inlined into it (so that a closure used by
+// several ops gives each its own region). When passThrough is set, the
+// region also returns the union values after c's results (a loop body's
+// state). order, when not nil, reorders c's own parameters (a sort
+// comparator's).
+func regionFor(c *Function, union []*ir.Value, passThrough bool, order []int) *ir.Func {
+	var types []ir.Type
+	own := c.params
+	if order != nil {
+		own = make([]*ir.Value, len(order))
+		for i, k := range order {
+			own[i] = c.params[k]
 		}
 	}
-	setParams(c.f, append(ps, extra...))
-	if passThrough {
-		c.f.Results = append(slices.Clone(c.f.Results), extra...)
+	for _, p := range own {
+		types = append(types, p.Type)
 	}
-	return c.f
+	for _, u := range union {
+		types = append(types, u.Type)
+	}
+	g := ir.NewFunc("closure", types...)
+	bind := map[*ir.Value]*ir.Value{}
+	for i, p := range own {
+		bind[p] = g.Params[i]
+		g.Params[i].SetParamLoc(p.Loc())
+	}
+	for j, u := range union {
+		g.Params[len(own)+j].SetParamLoc(u.Loc())
+		if i, ok := c.capIndex[u]; ok {
+			bind[c.capParam[i]] = g.Params[len(own)+j]
+		}
+	}
+	args := make([]*ir.Value, len(c.f.Params))
+	for i, p := range c.f.Params {
+		args[i] = bind[p]
+	}
+	rs := ir.NewBuilder(g, ir.UnknownLoc).Inline(c.f, args...)
+	if passThrough {
+		rs = append(rs, g.Params[len(own):]...)
+	}
+	g.Return(rs...)
+	return g
 }
 
 // captureUnion is the parent values captured by the closures, each once.
@@ -457,14 +475,40 @@ func (fn *Function) build1(op string, operands []compute.Value, emit func(b *ir.
 func callerLoc() ir.Loc {
 	var pcs [48]uintptr
 	n := goruntime.Callers(2, pcs[:])
-	frames := goruntime.CallersFrames(pcs[:n])
+	for _, pc := range pcs[:n] {
+		if l, ok := locCache.Load(pc); ok {
+			if pl := l.(pcLoc); pl.user {
+				return pl.loc
+			}
+			continue
+		}
+		pl := resolvePC(pc)
+		locCache.Store(pc, pl)
+		if pl.user {
+			return pl.loc
+		}
+	}
+	return ir.UnknownLoc
+}
+
+// locCache interns what each return address resolves to (callerLoc runs
+// for every op and every execution).
+var locCache sync.Map // pc → pcLoc
+
+type pcLoc struct {
+	user bool
+	loc  ir.Loc
+}
+
+func resolvePC(pc uintptr) pcLoc {
+	frames := goruntime.CallersFrames([]uintptr{pc})
 	for {
 		fr, more := frames.Next()
 		if fr.Function != "" && (!libraryFrame(fr.Function) || strings.HasSuffix(fr.File, "_test.go")) {
-			return ir.Loc{File: fr.File, Line: fr.Line}
+			return pcLoc{user: true, loc: ir.Loc{File: fr.File, Line: fr.Line}}
 		}
 		if !more {
-			return ir.UnknownLoc
+			return pcLoc{}
 		}
 	}
 }

@@ -28,8 +28,8 @@ func (fn *Function) While(cond, body compute.Function, initial ...compute.Value)
 			return nil, errors.Errorf("cond returns %d values (want 1) and body %d (want %d)", len(c.f.Results), len(bd.f.Results), len(a))
 		}
 		u := captureUnion(c, bd)
-		cr := regionFor(c, u, false)
-		br := regionFor(bd, u, true)
+		cr := regionFor(c, u, false, nil)
+		br := regionFor(bd, u, true, nil)
 		rs := b.Emit(ir.OpWhile, append(slices.Clone(a), u...), nil, cr, br)
 		return rs[:len(a)], nil
 	})
@@ -56,8 +56,8 @@ func (fn *Function) If(pred compute.Value, trueBranch, falseBranch compute.Funct
 			return nil, errors.New("branches take no parameters")
 		}
 		u := captureUnion(t, f)
-		tr := regionFor(t, u, false)
-		fr := regionFor(f, u, false)
+		tr := regionFor(t, u, false, nil)
+		fr := regionFor(f, u, false, nil)
 		idx := b.Convert(b.Unary(ir.OpNot, p), ir.S32)
 		return b.Emit(ir.OpCase, append([]*ir.Value{idx}, u...), nil, tr, fr), nil
 	})
@@ -82,11 +82,10 @@ func (fn *Function) Sort(comparator compute.Function, axis int, stable bool, inp
 		if len(c.params) != 2*n {
 			return nil, errors.Errorf("comparator takes %d parameters, want %d for %d inputs", len(c.params), 2*n, n)
 		}
-		ps := make([]*ir.Value, 0, 2*n)
+		order := make([]int, 0, 2*n)
 		for i := range n {
-			ps = append(ps, c.params[i], c.params[n+i])
+			order = append(order, i, n+i)
 		}
-		setParams(c.f, ps)
-		return b.Emit(ir.OpSort, a, ir.SortAttr{Dim: axis, IsStable: stable}, c.f), nil
+		return b.Emit(ir.OpSort, a, ir.SortAttr{Dim: axis, IsStable: stable}, regionFor(c, nil, false, order)), nil
 	})
 }

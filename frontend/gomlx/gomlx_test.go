@@ -283,9 +283,12 @@ func TestConfigs(t *testing.T) {
 	if b.NumDevices() != 1 || b.DeviceDescription(0) != "cpu:1" {
 		t.Errorf("stela:cpu:1 has %d devices, first %q", b.NumDevices(), b.DeviceDescription(0))
 	}
-	all := backend(t, "")
+	if d := backend(t, ""); d.NumDevices() != 1 || d.DeviceDescription(0) != "cpu:0" {
+		t.Errorf("stela has %d devices, first %q; want cpu:0 alone", d.NumDevices(), d.DeviceDescription(0))
+	}
+	all := backend(t, "cpu")
 	if n, want := all.NumDevices(), len(mustFamily(t, "cpu")); n != want {
-		t.Errorf("stela has %d devices, the cpu family %d", n, want)
+		t.Errorf("stela:cpu has %d devices, the cpu family %d", n, want)
 	}
 	if _, err := stelagomlx.New("cpu:999"); err == nil {
 		t.Error("stela:cpu:999 did not fail")
@@ -311,4 +314,28 @@ func mustFamily(t *testing.T, name string) []runtime.Device {
 		t.Fatal(err)
 	}
 	return ds
+}
+
+// TestSortComparatorOrder: GoMLX's comparator takes (lhs..., rhs...), the
+// IR region (lhs0, rhs0, ...); sorting keys descending with values along.
+func TestSortComparatorOrder(t *testing.T) {
+	b := backend(t, "cpu:0")
+	s := shapes.Make(dtypes.Float32, 4)
+	got := run(t, b, []any{[]float32{3, 1, 4, 2}, []float32{30, 10, 40, 20}}, []shapes.Shape{s, s}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		c, _ := f.Closure()
+		var cp []compute.Value
+		for _, n := range []string{"lk", "lv", "rk", "rv"} {
+			p, _ := c.Parameter(n, shapes.Make(dtypes.Float32), nil)
+			cp = append(cp, p)
+		}
+		gt, err := c.GreaterThan(cp[0], cp[2]) // lhs key > rhs key
+		if err != nil {
+			return nil, err
+		}
+		_ = c.Return([]compute.Value{gt}, nil)
+		return f.Sort(c, 0, true, ps[0], ps[1])
+	})
+	if !reflect.DeepEqual(got[0], []float32{4, 3, 2, 1}) || !reflect.DeepEqual(got[1], []float32{40, 30, 20, 10}) {
+		t.Errorf("got %v", got)
+	}
 }

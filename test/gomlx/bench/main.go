@@ -237,7 +237,7 @@ func w5Block(in []*Node) *Node {
 	q, k, v := split(0), split(1), split(2)
 	att := MulScalar(Einsum("hqd,hkd->hqk", q, k), 1/math.Sqrt(float64(hd)))
 	mask := GreaterOrEqual(Iota(g, shapes.Make(dtypes.Int32, seq, seq), 0), Iota(g, shapes.Make(dtypes.Int32, seq, seq), 1))
-	att = Where(BroadcastToDims(mask, heads, seq, seq), att, BroadcastToDims(Scalar(g, dtypes.Float32, -1e9), heads, seq, seq))
+	att = Where(BroadcastToDims(ExpandLeftToRank(mask, 3), heads, seq, seq), att, BroadcastToDims(Scalar(g, dtypes.Float32, -1e9), heads, seq, seq))
 	att = Softmax(att, -1)
 	o := Einsum("hqk,hkd->hqd", att, v)
 	o = Reshape(TransposeAllAxes(o, 1, 0, 2), seq, dModel)
