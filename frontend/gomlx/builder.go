@@ -25,7 +25,8 @@ type Builder struct {
 	name     string
 	main     *Function
 	funcs    map[string]*Function
-	spmd     int // DistributedSPMD's device count; 0: one device
+	spmd     int // DistributedSPMD's or the mesh's device count; 0: one device
+	auto     *autoSharding
 	assign   []compute.DeviceNum
 	compiled bool
 }
@@ -93,12 +94,6 @@ func (bl *Builder) DistributedSPMD(numDevices int) error {
 	return nil
 }
 
-// DistributedAutoSharding is not supported yet: Stela's own partitioner
-// (frontend/sharding) is not wired to GoMLX's meshes.
-func (bl *Builder) DistributedAutoSharding(meshes ...compute.Mesh) error {
-	return errors.Wrap(compute.ErrNotImplemented, "stela backend: DistributedAutoSharding is not supported (use DistributedSPMD with explicit collectives)")
-}
-
 // DeviceAssignment fixes the devices of the computation.
 func (bl *Builder) DeviceAssignment(devices ...compute.DeviceNum) error {
 	n := max(bl.spmd, 1)
@@ -130,6 +125,8 @@ type Function struct {
 	capParam []*ir.Value       // the local parameter of each
 	capIndex map[*ir.Value]int // parent value → index in captured
 	consts   map[*ir.Value]*ir.Value
+	inSh     map[*ir.Value]*ir.Sharding // AutoSharding: parameters' shardings
+	outSh    []*ir.Sharding             // AutoSharding: results' shardings
 	returned bool
 }
 
@@ -176,14 +173,24 @@ func (fn *Function) Parameter(name string, shape shapes.Shape, sharding *compute
 	if err := fn.open("Parameter"); err != nil {
 		return nil, err
 	}
-	if sharding != nil {
-		return nil, errors.Wrapf(compute.ErrNotImplemented, "stela backend: Parameter %q: sharding specs need DistributedAutoSharding, which is not supported", name)
-	}
 	t, err := irType(shape)
 	if err != nil {
 		return nil, errors.WithMessagef(err, "Parameter %q", name)
 	}
+	sh, err := fn.bl.irSharding(sharding, t)
+	if err != nil {
+		return nil, errors.WithMessagef(err, "Parameter %q", name)
+	}
+	if sh != nil && fn != fn.bl.main {
+		return nil, errors.Errorf("stela backend: Parameter %q: shardings are for the main function's parameters", name)
+	}
 	p := fn.f.AddParam(t, callerLoc())
+	if sh != nil {
+		if fn.inSh == nil {
+			fn.inSh = map[*ir.Value]*ir.Sharding{}
+		}
+		fn.inSh[p] = sh
+	}
 	fn.params = append(fn.params, p)
 	fn.names = append(fn.names, name)
 	return fn.wrap(p), nil
@@ -285,11 +292,6 @@ func (fn *Function) Return(outputs []compute.Value, shardings []*compute.Shardin
 	if err := fn.open("Return"); err != nil {
 		return err
 	}
-	for _, s := range shardings {
-		if s != nil {
-			return errors.Wrap(compute.ErrNotImplemented, "stela backend: Return with shardings needs DistributedAutoSharding, which is not supported")
-		}
-	}
 	vals := make([]*ir.Value, len(outputs))
 	for i, o := range outputs {
 		v, err := fn.val(o)
@@ -297,6 +299,19 @@ func (fn *Function) Return(outputs []compute.Value, shardings []*compute.Shardin
 			return errors.WithMessagef(err, "Return output #%d", i)
 		}
 		vals[i] = v
+	}
+	if len(shardings) > 0 {
+		if len(shardings) != len(vals) {
+			return errors.Errorf("stela backend: Return: %d shardings for %d outputs", len(shardings), len(vals))
+		}
+		fn.outSh = make([]*ir.Sharding, len(vals))
+		for i, s := range shardings {
+			sh, err := fn.bl.irSharding(s, vals[i].Type)
+			if err != nil {
+				return errors.WithMessagef(err, "Return output #%d", i)
+			}
+			fn.outSh[i] = sh
+		}
 	}
 	fn.f.Return(vals...)
 	fn.returned = true
@@ -541,6 +556,17 @@ func (bl *Builder) Compile() (compute.Executable, error) {
 	e := &Executable{b: bl.b, name: bl.name, fn: m.Funcs[0], names: bl.main.names, spmd: bl.spmd, assign: bl.assign}
 	for _, p := range bl.main.params {
 		e.inShapes = append(e.inShapes, gomlxShape(p.Type))
+	}
+	if bl.auto != nil {
+		p, err := bl.partition(e.fn)
+		if err != nil {
+			return nil, errors.Wrapf(err, "stela backend: partitioning %q over mesh %q", bl.name, bl.auto.name)
+		}
+		e.fn, e.partitioned = p.Func, true
+		e.logical = bl.auto.logical
+	}
+	for _, p := range e.fn.Params {
+		e.devInShapes = append(e.devInShapes, gomlxShape(p.Type))
 	}
 	for _, r := range e.fn.Results {
 		e.outShapes = append(e.outShapes, gomlxShape(r.Type))

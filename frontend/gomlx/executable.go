@@ -26,6 +26,12 @@ type Executable struct {
 	outShapes []shapes.Shape
 	spmd      int
 	assign    []compute.DeviceNum
+	// AutoSharding: fn is one partition's program (devInShapes its
+	// parameters: each device's shards), and partition i runs on the
+	// device assignment's entry logical[i].
+	partitioned bool
+	logical     []int
+	devInShapes []shapes.Shape
 
 	mu    sync.Mutex
 	exes  map[exeKey]runtime.Executable
@@ -151,14 +157,21 @@ func (e *Executable) exeLocked(dev compute.DeviceNum, d runtime.Device) (runtime
 }
 
 func (e *Executable) spmdDevices() []compute.DeviceNum {
-	if len(e.assign) > 0 {
-		return e.assign
-	}
 	ds := make([]compute.DeviceNum, e.spmd)
 	for i := range ds {
 		ds[i] = compute.DeviceNum(i)
 	}
-	return ds
+	if len(e.assign) > 0 {
+		ds = e.assign
+	}
+	if e.logical == nil {
+		return ds
+	}
+	out := make([]compute.DeviceNum, len(e.logical))
+	for i, l := range e.logical {
+		out[i] = ds[l]
+	}
+	return out
 }
 
 func (e *Executable) multiExe(donate []bool) (runtime.MultiExecutable, error) {
@@ -172,6 +185,9 @@ func (e *Executable) multiExe(donate []bool) (runtime.MultiExecutable, error) {
 		return x, nil
 	}
 	spec := runtime.CompileSpec{Replicas: e.spmd}
+	if e.partitioned {
+		spec = runtime.CompileSpec{Partitions: e.spmd}
+	}
 	for _, dn := range e.spmdDevices() {
 		d, err := e.b.device(dn)
 		if err != nil {
@@ -211,7 +227,7 @@ func (e *Executable) Execute(inputs []compute.Buffer, donate []bool, defaultDevi
 		if !ok || x == nil {
 			return nil, errors.Errorf("stela backend: %q input #%d is %T, not a buffer of this backend", e.name, i, in)
 		}
-		if want := e.inShapes[i%np]; !x.shape.Equal(want) {
+		if want := e.devInShapes[i%np]; !x.shape.Equal(want) {
 			return nil, errors.Errorf("stela backend: %q input #%d (%q) is %s, the parameter is %s", e.name, i, e.names[i%np], x.shape, want)
 		}
 		bufs[i] = x

@@ -339,3 +339,53 @@ func TestSortComparatorOrder(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 }
+
+// TestAutoSharding: a computation over a mesh of two CPU devices, its
+// parameter split along "x": Stela's propagation and SPMD partitioner
+// make each device's program; inputs and outputs are the devices' shards.
+func TestAutoSharding(t *testing.T) {
+	b := backend(t, "cpu")
+	if b.NumDevices() < 2 {
+		t.Skip("needs 2 devices")
+	}
+	bl := b.Builder("auto")
+	if err := bl.DistributedAutoSharding(compute.Mesh{Name: "m", AxesNames: []string{"x"}, AxesSizes: []int{2}}); err != nil {
+		t.Fatal(err)
+	}
+	f := bl.Main()
+	x, err := f.Parameter("x", shapes.Make(dtypes.Float32, 4, 2), &compute.ShardingSpec{Mesh: "m", Axes: [][]string{{"x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, _ := f.Constant([]float32{2})
+	y, _ := f.Mul(x, two)
+	s, _ := f.ReduceSum(y)
+	if err := f.Return([]compute.Value{y, s}, []*compute.ShardingSpec{{Mesh: "m", Axes: [][]string{{"x"}}}, {Mesh: "m"}}); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := bl.Compile()
+	if err != nil {
+		t.Fatalf("%+v", err)
+	}
+	shard := shapes.Make(dtypes.Float32, 2, 2)
+	a, _ := b.BufferFromFlatData(0, []float32{1, 2, 3, 4}, shard)
+	c, _ := b.BufferFromFlatData(1, []float32{5, 6, 7, 8}, shard)
+	res, err := exe.Execute([]compute.Buffer{a, c}, nil, 0)
+	if err != nil {
+		t.Fatalf("%+v", err)
+	}
+	if len(res) != 4 {
+		t.Fatalf("%d results, want 2 per device", len(res))
+	}
+	want := [][]float32{{2, 4, 6, 8}, {72}, {10, 12, 14, 16}, {72}}
+	for i, r := range res {
+		s, _ := r.Shape()
+		got := make([]float32, s.Size())
+		if err := r.ToFlatData(got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("result %d (device %d): %v, want %v", i%2, i/2, got, want[i])
+		}
+	}
+}
