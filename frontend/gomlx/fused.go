@@ -206,3 +206,47 @@ func (fn *Function) FusedDense(x, weight, bias compute.Value, opts compute.Dense
 		return nil, errors.Wrapf(compute.ErrNotImplemented, "activation %s", opts.Activation)
 	})
 }
+
+func init() {
+	supportedOps = append(supportedOps, compute.OpTypeFusedAttentionQKVProjection)
+}
+
+// FusedAttentionQKVProjection: x·wQKV split along the last axis into the
+// query, key and value projections, each plus its optional bias.
+func (fn *Function) FusedAttentionQKVProjection(x, wQKV, biasQ, biasK, biasV compute.Value, queryDim, keyValueDim int) (compute.Value, compute.Value, compute.Value, error) {
+	ops := []compute.Value{x, wQKV}
+	has := []bool{biasQ != nil, biasK != nil, biasV != nil}
+	for _, b := range []compute.Value{biasQ, biasK, biasV} {
+		if b != nil {
+			ops = append(ops, b)
+		}
+	}
+	outs, err := fn.build("FusedAttentionQKVProjection", ops, func(b *ir.Builder, a []*ir.Value) ([]*ir.Value, error) {
+		xv, w := a[0], a[1]
+		if xv.Type.Rank() != 2 || w.Type.Rank() != 2 || w.Type.Shape[0] != xv.Type.Shape[1] || w.Type.Shape[1] != queryDim+2*keyValueDim || xv.Type.DType != w.Type.DType {
+			return nil, errors.Errorf("x %s and wQKV %s do not fit queryDim %d and keyValueDim %d", xv.Type, w.Type, queryDim, keyValueDim)
+		}
+		y := b.DotGeneral(xv, w, ir.DotGeneralAttr{LhsContract: []int{1}, RhsContract: []int{0}})
+		n := xv.Type.Shape[0]
+		bounds := []int{0, queryDim, queryDim + keyValueDim, queryDim + 2*keyValueDim}
+		next := 2
+		var res []*ir.Value
+		for i := range 3 {
+			p := b.Slice(y, []int{0, bounds[i]}, []int{n, bounds[i+1]}, []int{1, 1})
+			if has[i] {
+				bias := a[next]
+				next++
+				if bias.Type.Rank() != 1 || bias.Type.Shape[0] != bounds[i+1]-bounds[i] {
+					return nil, errors.Errorf("bias #%d is %s for a projection of %d", i, bias.Type, bounds[i+1]-bounds[i])
+				}
+				p = b.Add(p, b.Emit1(ir.OpBroadcastInDim, []*ir.Value{bias}, ir.BroadcastInDimAttr{Shape: slices.Clone(p.Type.Shape), Dims: []int{1}}))
+			}
+			res = append(res, p)
+		}
+		return res, nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return outs[0], outs[1], outs[2], nil
+}
