@@ -63,8 +63,9 @@ func (fn *Function) If(pred compute.Value, trueBranch, falseBranch compute.Funct
 	})
 }
 
-// Sort is sort with the comparator as region; GoMLX's comparator takes
-// (lhs_0..lhs_N-1, rhs_0..rhs_N-1), the region (lhs_0, rhs_0, lhs_1, ...).
+// Sort is sort with the comparator as region. GoMLX's comparator takes
+// (lhs_0, rhs_0, lhs_1, rhs_1, ...) as the IR region does (GoMLX's graph
+// package and Go backend; compute's interface comment says otherwise).
 // The comparator may use constants of its parents, not other values.
 func (fn *Function) Sort(comparator compute.Function, axis int, stable bool, inputs ...compute.Value) ([]compute.Value, error) {
 	c, err := fn.closureArg(comparator, "Sort comparator")
@@ -82,10 +83,6 @@ func (fn *Function) Sort(comparator compute.Function, axis int, stable bool, inp
 		if len(c.params) != 2*n {
 			return nil, errors.Errorf("comparator takes %d parameters, want %d for %d inputs", len(c.params), 2*n, n)
 		}
-		order := make([]int, 0, 2*n)
-		for i := range n {
-			order = append(order, i, n+i)
-		}
-		return b.Emit(ir.OpSort, a, ir.SortAttr{Dim: axis, IsStable: stable}, regionFor(c, nil, false, order)), nil
+		return b.Emit(ir.OpSort, a, ir.SortAttr{Dim: axis, IsStable: stable}, regionFor(c, nil, false, nil)), nil
 	})
 }

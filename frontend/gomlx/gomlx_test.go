@@ -316,26 +316,32 @@ func mustFamily(t *testing.T, name string) []runtime.Device {
 	return ds
 }
 
-// TestSortComparatorOrder: GoMLX's comparator takes (lhs..., rhs...), the
-// IR region (lhs0, rhs0, ...); sorting keys descending with values along.
+// TestSortComparatorOrder: GoMLX's comparator takes (lhs0, rhs0, lhs1,
+// rhs1) (its Go backend's order); sorting keys descending with int
+// values along.
 func TestSortComparatorOrder(t *testing.T) {
 	b := backend(t, "cpu:0")
 	s := shapes.Make(dtypes.Float32, 4)
-	got := run(t, b, []any{[]float32{3, 1, 4, 2}, []float32{30, 10, 40, 20}}, []shapes.Shape{s, s}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+	si := shapes.Make(dtypes.Int32, 4)
+	got := run(t, b, []any{[]float32{3, 1, 4, 2}, []int32{30, 10, 40, 20}}, []shapes.Shape{s, si}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
 		c, _ := f.Closure()
 		var cp []compute.Value
-		for _, n := range []string{"lk", "lv", "rk", "rv"} {
-			p, _ := c.Parameter(n, shapes.Make(dtypes.Float32), nil)
+		for i, n := range []string{"lk", "rk", "lv", "rv"} {
+			dt := dtypes.Float32
+			if i >= 2 {
+				dt = dtypes.Int32
+			}
+			p, _ := c.Parameter(n, shapes.Make(dt), nil)
 			cp = append(cp, p)
 		}
-		gt, err := c.GreaterThan(cp[0], cp[2]) // lhs key > rhs key
+		gt, err := c.GreaterThan(cp[0], cp[1]) // lhs key > rhs key
 		if err != nil {
 			return nil, err
 		}
 		_ = c.Return([]compute.Value{gt}, nil)
 		return f.Sort(c, 0, true, ps[0], ps[1])
 	})
-	if !reflect.DeepEqual(got[0], []float32{4, 3, 2, 1}) || !reflect.DeepEqual(got[1], []float32{40, 30, 20, 10}) {
+	if !reflect.DeepEqual(got[0], []float32{4, 3, 2, 1}) || !reflect.DeepEqual(got[1], []int32{40, 30, 20, 10}) {
 		t.Errorf("got %v", got)
 	}
 }

@@ -369,7 +369,11 @@ func (fn *Function) ConvertDType(x compute.Value, dtype dtypes.DType) (compute.V
 		if !ok {
 			return nil, errors.Wrapf(compute.ErrNotImplemented, "dtype %s", dtype)
 		}
-		return b.Convert(a[0], dt), nil
+		v := a[0]
+		if v.Type.DType.IsComplex() && !dt.IsComplex() {
+			v = b.Unary(ir.OpReal, v) // complex to real types takes the real part (StableHLO, XLA)
+		}
+		return b.Convert(v, dt), nil
 	})
 }
 
