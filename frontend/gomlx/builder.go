@@ -442,11 +442,13 @@ func (fn *Function) build(op string, operands []compute.Value, emit func(b *ir.B
 	mark := len(fn.f.Body)
 	defer func() {
 		if r := recover(); r != nil {
-			be, ok := r.(*ir.BuildError)
-			if !ok {
-				panic(r)
+			if be, ok := r.(*ir.BuildError); ok {
+				err = be.Err
+			} else {
+				// A bug of this package: an error for the op, not a crash
+				// of the user's program.
+				err = errors.Errorf("internal error: %v", r)
 			}
-			err = be.Err
 		}
 		if err != nil {
 			fn.f.Body = fn.f.Body[:mark] // drop what the failed op emitted
