@@ -497,15 +497,56 @@ func (fn *Function) Pad(x, fill compute.Value, axesConfig ...compute.PadAxis) (c
 	})
 }
 
+// startScalars are the start indices of a dynamic slice as one integer
+// scalar each, of one type: GoMLX gives them as scalars or as one vector
+// of rank elements.
+func startScalars(b *ir.Builder, idx []*ir.Value, rank int) ([]*ir.Value, error) {
+	if len(idx) == 1 && idx[0].Type.Rank() == 1 && idx[0].Type.Shape[0] == rank && rank != 1 {
+		v := idx[0]
+		idx = make([]*ir.Value, rank)
+		for i := range rank {
+			idx[i] = b.Reshape(b.Slice(v, []int{i}, []int{i + 1}, []int{1}))
+		}
+	}
+	if len(idx) != rank {
+		return nil, errors.Errorf("%d start indices for a rank-%d operand", len(idx), rank)
+	}
+	dt := ir.S32
+	for _, v := range idx {
+		if v.Type.Rank() != 0 || !v.Type.DType.IsInteger() {
+			return nil, errors.Errorf("start index %s is not an integer scalar", v.Type)
+		}
+		if v.Type.DType.Bits() == 64 {
+			dt = ir.S64
+		}
+	}
+	out := make([]*ir.Value, len(idx))
+	for i, v := range idx {
+		out[i] = v
+		if v.Type.DType != dt {
+			out[i] = b.Convert(v, dt)
+		}
+	}
+	return out, nil
+}
+
 func (fn *Function) DynamicSlice(x compute.Value, starts []compute.Value, sizes []int) (compute.Value, error) {
 	return fn.build1("DynamicSlice", append([]compute.Value{x}, starts...), func(b *ir.Builder, a []*ir.Value) (*ir.Value, error) {
-		return b.Emit1(ir.OpDynamicSlice, a, ir.DynamicSliceAttr{Sizes: slices.Clone(sizes)}), nil
+		idx, err := startScalars(b, a[1:], a[0].Type.Rank())
+		if err != nil {
+			return nil, err
+		}
+		return b.Emit1(ir.OpDynamicSlice, append([]*ir.Value{a[0]}, idx...), ir.DynamicSliceAttr{Sizes: slices.Clone(sizes)}), nil
 	})
 }
 
 func (fn *Function) DynamicUpdateSlice(x, update compute.Value, starts []compute.Value) (compute.Value, error) {
 	return fn.build1("DynamicUpdateSlice", append([]compute.Value{x, update}, starts...), func(b *ir.Builder, a []*ir.Value) (*ir.Value, error) {
-		return b.Emit1(ir.OpDynamicUpdateSlice, a, nil), nil
+		idx, err := startScalars(b, a[2:], a[0].Type.Rank())
+		if err != nil {
+			return nil, err
+		}
+		return b.Emit1(ir.OpDynamicUpdateSlice, append([]*ir.Value{a[0], a[1]}, idx...), nil), nil
 	})
 }
 
