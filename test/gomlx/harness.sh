@@ -16,7 +16,9 @@
 # Environment: WORK (scratch directory, /tmp/stela-gomlx), TIMEOUT
 # (seconds per test, 300), BACKENDS ("go stela"), PKGS (package
 # directories relative to GoMLX's root, default all of core ml support
-# that have tests), RUN (a regexp of tests to run, default all).
+# that have tests), RUN (a regexp of tests to run, default all),
+# RERUN=1 (rebuild the test binaries and run again only the rows of
+# OUT.tsv whose verdict is not pass, replacing them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WORK:-/tmp/stela-gomlx}
@@ -58,10 +60,66 @@ for d in $pkgs; do
 	printf 'package %s\n\nimport _ "github.com/stela-ml/stela/frontend/gomlx" // GOMLX_BACKEND=stela\n' "$name" >"$d/zz_stela_backend_test.go"
 done
 mkdir -p "$work/bin" "$work/logs"
+
+# run_one PKG TEST BACKEND BIN prints the TSV row of one test.
+run_one() {
+	local d=$1 t=$2 be=$3 bin=$4 log rc v start secs
+	log="$work/logs/$(echo "$d" | tr / _).$t.$be.log"
+	start=$(date +%s.%N)
+	set +e
+	(cd "$d" && GOMLX_BACKEND=$be timeout -k 10 "$timeout_s" "$bin" -test.run "^$t\$" -test.count=1 -test.v >"$log" 2>&1)
+	rc=$?
+	set -e
+	secs=$(echo "$(date +%s.%N) - $start" | bc)
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		v=timeout
+	elif grep -q '^panic: ' "$log"; then
+		v=panic
+	elif [ $rc != 0 ]; then
+		v=fail
+	elif grep -q -- "^--- SKIP: $t " "$log"; then
+		v=skip
+	else
+		v=pass
+	fi
+	printf '%s\t%s\t%s\t%s\t%.1f\n' "$d" "$t" "$be" "$v" "$secs"
+}
+
+build() { # build PKG: the test binary's path, or nothing when it fails
+	local d=$1 bin
+	bin="$work/bin/$(echo "$d" | tr / _).test"
+	if go test -c -tags noxla -o "$bin" "./$d" >"$work/logs/$(echo "$d" | tr / _).build" 2>&1; then
+		echo "$bin"
+	fi
+}
+
+if [ -n "${RERUN:-}" ]; then
+	new="$out.new"
+	head -1 "$out" >"$new"
+	declare -A bins
+	while IFS=$'\t' read -r d t be v secs; do
+		if [ "$v" = pass ] || [ "$t" = "(build)" ]; then
+			printf '%s\t%s\t%s\t%s\t%s\n' "$d" "$t" "$be" "$v" "$secs" >>"$new"
+			continue
+		fi
+		if [ -z "${bins[$d]+x}" ]; then
+			bins[$d]=$(build "$d")
+		fi
+		if [ -z "${bins[$d]}" ]; then
+			printf '%s\t%s\t%s\t%s\t%s\n' "$d" "$t" "$be" "build-error" 0 >>"$new"
+			continue
+		fi
+		run_one "$d" "$t" "$be" "${bins[$d]}" >>"$new"
+	done < <(tail -n +2 "$out")
+	mv "$new" "$out"
+	echo "verdicts in $out"
+	exit 0
+fi
+
 printf 'package\ttest\tbackend\tverdict\tseconds\n' >"$out"
 for d in $pkgs; do
-	bin="$work/bin/$(echo "$d" | tr / _).test"
-	if ! go test -c -tags noxla -o "$bin" "./$d" >"$work/logs/$(echo "$d" | tr / _).build" 2>&1; then
+	bin=$(build "$d")
+	if [ -z "$bin" ]; then
 		for be in $backends; do printf '%s\t%s\t%s\t%s\t0\n' "$d" "(build)" "$be" "build-error" >>"$out"; done
 		continue
 	fi
@@ -69,25 +127,7 @@ for d in $pkgs; do
 	tests=$(cd "$d" && "$bin" -test.list "${RUN:-.*}" 2>/dev/null | grep '^Test' || true)
 	for t in $tests; do
 		for be in $backends; do
-			log="$work/logs/$(echo "$d" | tr / _).$t.$be.log"
-			start=$(date +%s.%N)
-			set +e
-			(cd "$d" && GOMLX_BACKEND=$be timeout -k 10 "$timeout_s" "$bin" -test.run "^$t\$" -test.count=1 -test.v >"$log" 2>&1)
-			rc=$?
-			set -e
-			secs=$(echo "$(date +%s.%N) - $start" | bc)
-			if [ $rc = 124 ] || [ $rc = 137 ]; then
-				v=timeout
-			elif grep -q '^panic: ' "$log"; then
-				v=panic
-			elif [ $rc != 0 ]; then
-				v=fail
-			elif grep -q -- "^--- SKIP: $t " "$log"; then
-				v=skip
-			else
-				v=pass
-			fi
-			printf '%s\t%s\t%s\t%s\t%.1f\n' "$d" "$t" "$be" "$v" "$secs" >>"$out"
+			run_one "$d" "$t" "$be" "$bin" >>"$out"
 		done
 	done
 done
