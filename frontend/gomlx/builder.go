@@ -80,6 +80,9 @@ func (bl *Builder) OpShape(op compute.Value) (shapes.Shape, error) {
 	if !ok || n == nil {
 		return shapes.Invalid(), errors.Errorf("stela backend: OpShape of %T, not a value of this backend", op)
 	}
+	if dt := n.fn.subByteOf(n.v); dt != dtypes.InvalidDType {
+		return subByteShape(n.v, dt), nil
+	}
 	return gomlxShape(n.v.Type), nil
 }
 
@@ -125,6 +128,7 @@ type Function struct {
 	capParam []*ir.Value       // the local parameter of each
 	capIndex map[*ir.Value]int // parent value → index in captured
 	consts   map[*ir.Value]*ir.Value
+	subByte  map[*ir.Value]dtypes.DType // values of GoMLX's sub-byte types (subbyte.go)
 	inSh     map[*ir.Value]*ir.Sharding // AutoSharding: parameters' shardings
 	outSh    []*ir.Sharding             // AutoSharding: results' shardings
 	returned bool
@@ -298,6 +302,9 @@ func (fn *Function) Return(outputs []compute.Value, shardings []*compute.Shardin
 		if err != nil {
 			return errors.WithMessagef(err, "Return output #%d", i)
 		}
+		if dt := fn.subByteOf(v); dt != dtypes.InvalidDType {
+			return errors.Wrapf(compute.ErrNotImplemented, "stela backend: Return output #%d is of the sub-byte type %s (convert it first)", i, dt)
+		}
 		vals[i] = v
 	}
 	if len(shardings) > 0 {
@@ -435,6 +442,9 @@ func (fn *Function) build(op string, operands []compute.Value, emit func(b *ir.B
 		v, err := fn.val(o)
 		if err != nil {
 			return nil, errors.WithMessagef(err, "stela backend: %s operand #%d", op, i)
+		}
+		if dt := fn.subByteOf(v); dt != dtypes.InvalidDType && op != "ConvertDType" && op != "Bitcast" {
+			return nil, errors.Wrapf(compute.ErrNotImplemented, "stela backend: %s operand #%d is of the sub-byte type %s, which only Bitcast and ConvertDType take", op, i, dt)
 		}
 		args[i] = v
 	}

@@ -395,3 +395,46 @@ func TestAutoSharding(t *testing.T) {
 		}
 	}
 }
+
+// TestSubByteBitcast: GoMLX's sub-byte types inside a graph, as its
+// quantized weights use them: bytes unpacked to Int2/Int4/Uint4 (low
+// bits first) and converted, and Int4 values packed back into bytes.
+func TestSubByteBitcast(t *testing.T) {
+	b := backend(t, "cpu:0")
+	in := []any{[]uint8{0x03, 0x12, 0x87}}
+	s := []shapes.Shape{shapes.Make(dtypes.Uint8, 3)}
+	got := run(t, b, in, s, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		var outs []compute.Value
+		for _, c := range []struct{ sub, to dtypes.DType }{{dtypes.Int2, dtypes.Int8}, {dtypes.Int4, dtypes.Int8}, {dtypes.Uint4, dtypes.Uint8}} {
+			u, err := f.Bitcast(ps[0], c.sub)
+			if err != nil {
+				return nil, err
+			}
+			if sh, _ := f.Shape(u); sh.DType != c.sub {
+				t.Errorf("Bitcast to %s reports %s", c.sub, sh)
+			}
+			v, err := f.ConvertDType(u, c.to)
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, v)
+		}
+		u, _ := f.Bitcast(ps[0], dtypes.Int4)
+		p, err := f.Bitcast(u, dtypes.Uint8)
+		if err != nil {
+			return nil, err
+		}
+		return append(outs, p), nil
+	})
+	want := []any{
+		[]int8{-1, 0, 0, 0, -2, 0, 1, 0, -1, 1, 0, -2},
+		[]int8{3, 0, 2, 1, 7, -8},
+		[]uint8{3, 0, 2, 1, 7, 8},
+		[]uint8{0x03, 0x12, 0x87},
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("output %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}

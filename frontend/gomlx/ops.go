@@ -373,14 +373,32 @@ func (fn *Function) ConvertDType(x compute.Value, dtype dtypes.DType) (compute.V
 		if v.Type.DType.IsComplex() && !dt.IsComplex() {
 			v = b.Unary(ir.OpReal, v) // complex to real types takes the real part (StableHLO, XLA)
 		}
+		if fn.subByteOf(v) != dtypes.InvalidDType {
+			// A new value (even when the unpacked type is dtype): the
+			// sub-byte tag stays with the operand.
+			return b.Emit1(ir.OpConvert, []*ir.Value{v}, ir.ConvertAttr{To: dt}), nil
+		}
 		return b.Convert(v, dt), nil
 	})
 }
 
 // Bitcast is bitcast_convert (GoMLX's rule for the trailing dimension is
-// StableHLO's).
+// StableHLO's); to and from GoMLX's sub-byte types it unpacks and packs
+// (subbyte.go).
 func (fn *Function) Bitcast(x compute.Value, dtype dtypes.DType) (compute.Value, error) {
-	return fn.build1("Bitcast", []compute.Value{x}, func(b *ir.Builder, a []*ir.Value) (*ir.Value, error) {
+	var tag dtypes.DType
+	out, err := fn.build1("Bitcast", []compute.Value{x}, func(b *ir.Builder, a []*ir.Value) (*ir.Value, error) {
+		if src := fn.subByteOf(a[0]); src != dtypes.InvalidDType {
+			dt, ok := dtypeMap[dtype]
+			if !ok {
+				return nil, errors.Wrapf(compute.ErrNotImplemented, "Bitcast from %s to %s", src, dtype)
+			}
+			return pack(b, a[0], src, dt)
+		}
+		if isSubByte(dtype) {
+			tag = dtype
+			return unpack(b, a[0], dtype)
+		}
 		if _, err := shapeinference.Bitcast(fn.shapeOf(a[0]), dtype); err != nil {
 			return nil, err
 		}
@@ -390,6 +408,13 @@ func (fn *Function) Bitcast(x compute.Value, dtype dtypes.DType) (compute.Value,
 		}
 		return b.Emit1(ir.OpBitcastConvert, a, ir.BitcastConvertAttr{To: dt}), nil
 	})
+	if err == nil && tag != dtypes.InvalidDType {
+		if fn.subByte == nil {
+			fn.subByte = map[*ir.Value]dtypes.DType{}
+		}
+		fn.subByte[out.(*node).v] = tag
+	}
+	return out, err
 }
 
 // --- shapes and data movement
