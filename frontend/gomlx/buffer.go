@@ -74,7 +74,11 @@ func (x *Buffer) ToFlatData(flat any) error {
 	if dst.Type().Elem() != want {
 		return errors.Errorf("stela backend: ToFlatData given %T for a buffer of %s, want []%s", flat, x.shape, want)
 	}
-	if dst.Len() != x.shape.Size() {
+	n := x.shape.Size()
+	if isSubByte(x.shape.DType) {
+		n = x.shape.DType.SizeForDimensions(x.shape.Dimensions...)
+	}
+	if dst.Len() != n {
 		return errors.Errorf("stela backend: ToFlatData given %d elements for a buffer of %s", dst.Len(), x.shape)
 	}
 	src := fromLiteralData(l)
@@ -114,22 +118,30 @@ func (x *Buffer) CopyToDevice(deviceNum compute.DeviceNum) (compute.Buffer, erro
 }
 
 // BufferFromFlatData copies flat (a slice of shape's dtype's Go type) to
-// the device.
+// the device. GoMLX's sub-byte types are stored as their packed bytes
+// (ui8), which a program cannot take as a parameter (subbyte.go).
 func (b *Backend) BufferFromFlatData(deviceNum compute.DeviceNum, flat any, shape shapes.Shape) (compute.Buffer, error) {
 	d, err := b.device(deviceNum)
 	if err != nil {
 		return nil, err
 	}
-	t, err := irType(shape)
-	if err != nil {
+	var t ir.Type
+	n := shape.Size()
+	if isSubByte(shape.DType) {
+		n = shape.DType.SizeForDimensions(shape.Dimensions...)
+		t = ir.TensorOf(ir.U8, n)
+	} else if t, err = irType(shape); err != nil {
 		return nil, err
+	}
+	if flat == nil && n == 0 {
+		flat = reflect.MakeSlice(reflect.SliceOf(shape.DType.GoType()), 0, 0).Interface()
 	}
 	v := reflect.ValueOf(flat)
 	if v.Kind() != reflect.Slice || v.Type().Elem() != shape.DType.GoType() {
 		return nil, errors.Errorf("stela backend: BufferFromFlatData given %T for shape %s, want []%s", flat, shape, shape.DType.GoType())
 	}
-	if v.Len() != shape.Size() {
-		return nil, errors.Errorf("stela backend: BufferFromFlatData given %d elements for shape %s (%d elements)", v.Len(), shape, shape.Size())
+	if v.Len() != n {
+		return nil, errors.Errorf("stela backend: BufferFromFlatData given %d elements for shape %s (%d elements)", v.Len(), shape, n)
 	}
 	l, err := ir.NewLiteral(t, toLiteralData(flat, true))
 	if err != nil {

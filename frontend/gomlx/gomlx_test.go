@@ -438,3 +438,24 @@ func TestSubByteBitcast(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferEdgeCases: a zero-sized buffer from nil data, and a buffer
+// of a sub-byte type (its packed bytes) round-trip.
+func TestBufferEdgeCases(t *testing.T) {
+	b := backend(t, "cpu:0")
+	z, err := b.BufferFromFlatData(0, nil, shapes.Make(dtypes.Float32, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := z.ToFlatData([]float32{}); err != nil {
+		t.Error(err)
+	}
+	u4, err := b.BufferFromFlatData(0, []uint8{0x12, 0x34}, shapes.Make(dtypes.Uint4, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]uint8, 2)
+	if err := u4.ToFlatData(got); err != nil || got[0] != 0x12 || got[1] != 0x34 {
+		t.Errorf("uint4 buffer reads %x, %v", got, err)
+	}
+}
