@@ -179,6 +179,18 @@ func toLiteralData(flat any, copyData bool) any {
 			out[i] = ir.BFloat16(v)
 		}
 		return out
+	case []int: // GoMLX's Int64 (dtypes.FromGoType)
+		out := make([]int64, len(f))
+		for i, v := range f {
+			out[i] = int64(v)
+		}
+		return out
+	case []uint:
+		out := make([]uint64, len(f))
+		for i, v := range f {
+			out[i] = uint64(v)
+		}
+		return out
 	}
 	if !copyData {
 		return flat

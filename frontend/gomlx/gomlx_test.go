@@ -459,3 +459,15 @@ func TestBufferEdgeCases(t *testing.T) {
 		t.Errorf("uint4 buffer reads %x, %v", got, err)
 	}
 }
+
+// TestConstantOfInts: a constant of Go ints is GoMLX's Int64.
+func TestConstantOfInts(t *testing.T) {
+	b := backend(t, "cpu:0")
+	got := run(t, b, nil, nil, func(f compute.Function, _ []compute.Value) ([]compute.Value, error) {
+		c, err := f.Constant([]int{1, -2, 3}, 3)
+		return []compute.Value{c}, err
+	})
+	if !reflect.DeepEqual(got[0], []int64{1, -2, 3}) {
+		t.Errorf("got %v", got[0])
+	}
+}
