@@ -223,23 +223,27 @@ func (fn *Function) FusedAttentionQKVProjection(x, wQKV, biasQ, biasK, biasV com
 	}
 	outs, err := fn.build("FusedAttentionQKVProjection", ops, func(b *ir.Builder, a []*ir.Value) ([]*ir.Value, error) {
 		xv, w := a[0], a[1]
-		if xv.Type.Rank() != 2 || w.Type.Rank() != 2 || w.Type.Shape[0] != xv.Type.Shape[1] || w.Type.Shape[1] != queryDim+2*keyValueDim || xv.Type.DType != w.Type.DType {
+		r := xv.Type.Rank()
+		if r < 1 || w.Type.Rank() != 2 || w.Type.Shape[0] != xv.Type.Shape[r-1] || w.Type.Shape[1] != queryDim+2*keyValueDim || xv.Type.DType != w.Type.DType {
 			return nil, errors.Errorf("x %s and wQKV %s do not fit queryDim %d and keyValueDim %d", xv.Type, w.Type, queryDim, keyValueDim)
 		}
-		y := b.DotGeneral(xv, w, ir.DotGeneralAttr{LhsContract: []int{1}, RhsContract: []int{0}})
-		n := xv.Type.Shape[0]
+		// x may keep its leading axes ([batch, seq, in]): the projections
+		// contract its last axis.
+		y := b.DotGeneral(xv, w, ir.DotGeneralAttr{LhsContract: []int{r - 1}, RhsContract: []int{0}})
 		bounds := []int{0, queryDim, queryDim + keyValueDim, queryDim + 2*keyValueDim}
 		next := 2
 		var res []*ir.Value
 		for i := range 3 {
-			p := b.Slice(y, []int{0, bounds[i]}, []int{n, bounds[i+1]}, []int{1, 1})
+			start, limit := make([]int, r), slices.Clone(y.Type.Shape)
+			start[r-1], limit[r-1] = bounds[i], bounds[i+1]
+			p := b.Slice(y, start, limit, ones(r))
 			if has[i] {
 				bias := a[next]
 				next++
 				if bias.Type.Rank() != 1 || bias.Type.Shape[0] != bounds[i+1]-bounds[i] {
 					return nil, errors.Errorf("bias #%d is %s for a projection of %d", i, bias.Type, bounds[i+1]-bounds[i])
 				}
-				p = b.Add(p, b.Emit1(ir.OpBroadcastInDim, []*ir.Value{bias}, ir.BroadcastInDimAttr{Shape: slices.Clone(p.Type.Shape), Dims: []int{1}}))
+				p = b.Add(p, b.Emit1(ir.OpBroadcastInDim, []*ir.Value{bias}, ir.BroadcastInDimAttr{Shape: slices.Clone(p.Type.Shape), Dims: []int{r - 1}}))
 			}
 			res = append(res, p)
 		}
