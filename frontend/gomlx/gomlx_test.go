@@ -471,3 +471,21 @@ func TestConstantOfInts(t *testing.T) {
 		t.Errorf("got %v", got[0])
 	}
 }
+
+// TestQKVProjectionKeepsLeadingAxes: GoMLX's attention layer passes x as
+// [batch, seq, in].
+func TestQKVProjectionKeepsLeadingAxes(t *testing.T) {
+	b := backend(t, "cpu:0")
+	x := []float32{1, 2, 3, 4, 5, 6}
+	w := []float32{1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1}
+	got := run(t, b, []any{x, w}, []shapes.Shape{shapes.Make(dtypes.Float32, 1, 2, 3), shapes.Make(dtypes.Float32, 3, 4)}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		q, k, v, err := f.FusedAttentionQKVProjection(ps[0], ps[1], nil, nil, nil, 2, 1)
+		return []compute.Value{q, k, v}, err
+	})
+	want := []any{[]float32{1, 2, 4, 5}, []float32{3, 6}, []float32{6, 15}}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("output %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}
