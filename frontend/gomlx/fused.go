@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/shapeinference"
 	"github.com/pkg/errors"
 
 	"github.com/stela-ml/stela/ir"
@@ -126,12 +127,15 @@ func (fn *Function) FusedLayerNorm(x compute.Value, axes []int, epsilon float64,
 		y := b.Mul(xc, back(b.Unary(ir.OpRsqrt, b.Add(vr, b.Full(vr.Type, epsilon)))))
 		param := func(p *ir.Value) (*ir.Value, error) {
 			switch {
-			case slices.Equal(p.Type.Shape, sh):
-				return p, nil
 			case slices.Equal(p.Type.Shape, dimsAt(sh, ax)):
 				return b.Emit1(ir.OpBroadcastInDim, []*ir.Value{p}, ir.BroadcastInDimAttr{Shape: slices.Clone(sh), Dims: ax}), nil
+			case p.Type.Rank() == n:
+				if _, err := shapeinference.BinaryOp(compute.OpTypeMul, gomlxShape(v.Type), gomlxShape(p.Type)); err == nil {
+					return broadcastTo(b, p, sh), nil // GoMLX's implicit broadcasting ([1, d] against [b, d])
+				}
 			}
-			return nil, errors.Errorf("gamma/beta %s match neither %s nor its normalized axes %v", p.Type, v.Type, ax)
+			// GoMLX then uses its own decomposition.
+			return nil, errors.Wrapf(compute.ErrNotImplemented, "gamma/beta %s fit neither %s nor its normalized axes %v", p.Type, v.Type, ax)
 		}
 		i := 1
 		if gamma != nil {

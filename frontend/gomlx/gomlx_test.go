@@ -3,6 +3,7 @@ package gomlx_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	goruntime "runtime"
 	"strings"
@@ -487,5 +488,29 @@ func TestQKVProjectionKeepsLeadingAxes(t *testing.T) {
 		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("output %d: %v, want %v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestArgMinMaxAndLayerNormShapes: ArgMinMax of booleans (GoMLX's Go
+// backend takes them), and FusedLayerNorm with gamma of shape [1, d].
+func TestArgMinMaxAndLayerNormShapes(t *testing.T) {
+	b := backend(t, "cpu:0")
+	got := run(t, b, []any{[]bool{false, true, true, false}, []float32{1, 2, 3, 5, 5, 8}, []float32{2, 2, 2}},
+		[]shapes.Shape{shapes.Make(dtypes.Bool, 4), shapes.Make(dtypes.Float32, 2, 3), shapes.Make(dtypes.Float32, 1, 3)},
+		func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+			am, err := f.ArgMinMax(ps[0], 0, dtypes.Int32, false)
+			if err != nil {
+				return nil, err
+			}
+			ln, err := f.FusedLayerNorm(ps[1], []int{1}, 0, ps[2], nil)
+			return []compute.Value{am, ln}, err
+		})
+	if !reflect.DeepEqual(got[0], []int32{1}) {
+		t.Errorf("argmax of bools: %v", got[0])
+	}
+	ln := got[1].([]float32)
+	s := float32(2 / math.Sqrt(2.0/3)) // row 0: (x - 2)/sqrt(2/3), times gamma 2
+	if d := ln[2] - s; d > 1e-5 || d < -1e-5 || ln[1] > 1e-6 || ln[1] < -1e-6 {
+		t.Errorf("layer norm row 0: %v", ln[:3])
 	}
 }

@@ -17,14 +17,17 @@ import (
 // associative, so any reduction order gives the same answer.
 func (fn *Function) ArgMinMax(x compute.Value, axis int, outDType dtypes.DType, isMin bool) (compute.Value, error) {
 	return fn.build1("ArgMinMax", []compute.Value{x}, func(b *ir.Builder, a []*ir.Value) (*ir.Value, error) {
-		if _, err := shapeinference.ArgMinMax(fn.shapeOf(a[0]), axis, outDType); err != nil {
+		v := a[0]
+		if v.Type.DType == ir.Bool {
+			v = b.Convert(v, ir.U8) // false < true, as GoMLX's Go backend orders them
+		}
+		if _, err := shapeinference.ArgMinMax(fn.shapeOf(v), axis, outDType); err != nil {
 			return nil, err
 		}
 		it, ok := dtypeMap[outDType]
 		if !ok || !it.IsInteger() {
 			return nil, errors.Errorf("output dtype %s is not an integer type", outDType)
 		}
-		v := a[0]
 		dt := v.Type.DType
 		idx := b.Emit1(ir.OpIota, nil, ir.IotaAttr{Type: ir.TensorOf(it, slices.Clone(v.Type.Shape)...), Dim: axis})
 		body := argMinMaxBody(dt, it, isMin, b.Loc)
