@@ -185,6 +185,9 @@ func (fn *Function) FusedDense(x, weight, bias compute.Value, opts compute.Dense
 		if len(a) > 2 {
 			bv := a[2]
 			n := bv.Type.Rank()
+			if n > y.Type.Rank() || !slices.Equal(bv.Type.Shape, y.Type.Shape[y.Type.Rank()-n:]) || bv.Type.DType != y.Type.DType {
+				return nil, errors.Wrapf(compute.ErrNotImplemented, "bias %s for a product of %s", bv.Type, y.Type) // GoMLX decomposes
+			}
 			dims := make([]int, n)
 			for i := range dims {
 				dims[i] = y.Type.Rank() - n + i
