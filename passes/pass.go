@@ -182,6 +182,17 @@ func Run(m *ir.Module, pipeline []*Pass, opts Options) (*Result, error) {
 			return res, err
 		}
 	}
+	// Printing the module before and after every pass was most of a
+	// pipeline's time (jit's compile of a transformer block, W6 of
+	// `stela bench`): the text is made only where it is used. A failing
+	// pass's reproducer needs its input: a copy of the pipeline's input
+	// is kept, and the passes before the failing one run again on it
+	// (passes are deterministic; STELA_DEBUG=verify checks it).
+	needText := opts.CheckDeterminism || opts.PrintChanged || opts.Shuffle
+	var orig *ir.Module
+	if !needText {
+		orig = cloneModule(m)
+	}
 	for i, p := range pipeline {
 		if opts.Shuffle {
 			r := rand.New(rand.NewPCG(uint64(i), 0x5ce1a))
@@ -189,7 +200,10 @@ func Run(m *ir.Module, pipeline []*Pass, opts Options) (*Result, error) {
 				shuffle(f, r)
 			}
 		}
-		before := moduleText(m, true)
+		var before string
+		if needText {
+			before = moduleText(m, true)
+		}
 		if named(opts.PrintBefore, p.Name) {
 			fmt.Fprintf(opts.Out, "// -----// IR before %s //----- //\n%s\n", p.Name, shownText(m, opts.Locations))
 		}
@@ -216,11 +230,13 @@ func Run(m *ir.Module, pipeline []*Pass, opts Options) (*Result, error) {
 		}
 		if err != nil {
 			pe := &PassError{Pass: p.Name, Err: err, Internal: internal}
+			if !needText {
+				before = inputText(orig, pipeline, i)
+			}
 			pe.Reproducer = writeReproducer(opts.ReproDir, before, PipelineString(pipeline[i:]), pe)
 			return res, pe
 		}
-		after := moduleText(m, true)
-		if named(opts.PrintAfter, p.Name) || (opts.PrintChanged && after != before) {
+		if named(opts.PrintAfter, p.Name) || (opts.PrintChanged && moduleText(m, true) != before) {
 			fmt.Fprintf(opts.Out, "// -----// IR after %s //----- //\n%s\n", p.Name, shownText(m, opts.Locations))
 		}
 		if opts.DumpDir != "" {
@@ -230,6 +246,28 @@ func Run(m *ir.Module, pipeline []*Pass, opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// cloneModule copies m (ir.CloneFunc of each function).
+func cloneModule(m *ir.Module) *ir.Module {
+	c := &ir.Module{Funcs: make([]*ir.Func, len(m.Funcs))}
+	for i, f := range m.Funcs {
+		c.Funcs[i] = ir.CloneFunc(f)
+	}
+	return c
+}
+
+// inputText is the text of what pipeline[i] got when the pipeline ran on
+// orig (which stays as it is): the passes before it run again on a copy.
+func inputText(orig *ir.Module, pipeline []*Pass, i int) string {
+	m := cloneModule(orig)
+	for _, p := range pipeline[:i] {
+		var remarks []Remark
+		if err, _ := runOne(p, m, &Context{pass: p.Name, remarks: &remarks}); err != nil {
+			break
+		}
+	}
+	return moduleText(m, true)
 }
 
 // runOne runs a pass, turning a panic into an internal error.

@@ -202,6 +202,9 @@ func FamilyDevices(name string) ([]Device, error) {
 // path for a device named by it, d's name for a device without an index
 // ("host").
 func DeviceFamily(d Device) string {
+	if r, ok := d.(*RemoteDevice); ok {
+		return r.p.key
+	}
 	fam, _, err := splitDeviceName(d.Name())
 	if err != nil {
 		return d.Name()
@@ -249,6 +252,9 @@ func CompileMulti(f *ir.Func, spec CompileSpec) (MultiExecutable, error) {
 		for i, d := range spec.Devices {
 			if g := DeviceFamily(d); g != fam {
 				return nil, fmt.Errorf("%s: device #%d is %s, of %s, and device #0 is of %s: a program runs on one platform", what, i, d.Name(), g, fam)
+			}
+			if r, ok := d.(*RemoteDevice); ok && r.p == plat {
+				continue
 			}
 			if !slices.Contains(devs, d) {
 				return nil, fmt.Errorf("%s: device #%d (%s) is not a device of platform %s", what, i, d.Name(), fam)

@@ -22,6 +22,24 @@ func BenchmarkEagerAdd(b *testing.B) {
 	_ = x.Float32s()
 }
 
+// BenchmarkFusedEagerAdd is BenchmarkEagerAdd in fused eager mode
+// (tensor.EagerFused): the ops record into windows of chained adds, each
+// run as one compiled program after its first compile.
+func BenchmarkFusedEagerAdd(b *testing.B) {
+	defer tensor.SetEagerMode(tensor.SetEagerMode(tensor.EagerFused))
+	x := tensor.FromSlice(make([]float32, 16), 16)
+	y := tensor.FromSlice(make([]float32, 16), 16)
+	for range 4096 { // compile the full window's program
+		x = tensor.Add(x, y)
+	}
+	_ = x.Float32s()
+	b.ResetTimer()
+	for range b.N {
+		x = tensor.Add(x, y)
+	}
+	_ = x.Float32s()
+}
+
 // BenchmarkEagerAddWeakScalar adds a Go number (a weak scalar, converted
 // to f32 on the device) to an f32[16] per iteration; next to
 // BenchmarkEagerAddScalarLike, which makes the f32 scalar directly, it

@@ -16,6 +16,7 @@ type Job struct {
 	j         *dist.Job
 	mu        sync.Mutex
 	onFailure func(error)
+	global    map[string][]Device // GlobalFamilyDevices, by family
 }
 
 // PeerError is the error of a job's blocking operations once a process
@@ -162,20 +163,24 @@ func (j *Job) Close() error {
 
 // pjrtDistributed returns the distributed options for a client of family
 // name, when this process is in a job and the family's plugin takes them:
-// XLA's CUDA plugin (store, node_id, num_nodes) and libtpu (store only: it
-// refuses node_id). The Stela CPU plugin does not take them yet.
-func pjrtDistributed(name string) (pjrt.DistributedOptions, bool) {
+// XLA's CUDA plugin (store, node_id, num_nodes), libtpu (store only: it
+// refuses node_id) and the Stela CPU plugin (store, node_id, num_nodes,
+// and where its Gloo listens: extra options).
+func pjrtDistributed(name string) (pjrt.DistributedOptions, []pjrt.NamedValue, bool, error) {
 	job := Distributed()
 	if job == nil {
-		return pjrt.DistributedOptions{}, false
+		return pjrt.DistributedOptions{}, nil, false, nil
 	}
 	switch name {
 	case "cuda":
-		return job.j.PJRTOptions(), true
+		return job.j.PJRTOptions(), nil, true, nil
 	case "tpu":
 		o := job.j.PJRTOptions()
 		o.NoNodeOptions = true
-		return o, true
+		return o, nil, true, nil
+	case "cpu":
+		extra, err := cpuDistributedOptions(job)
+		return job.j.PJRTOptions(), extra, true, err
 	}
-	return pjrt.DistributedOptions{}, false
+	return pjrt.DistributedOptions{}, nil, false, nil
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt"
@@ -13,7 +14,10 @@ import (
 // runs it).
 type multiExec struct {
 	c    *compiled
-	devs []*pjrtDevice // CompileSpec.Devices' order
+	devs []*pjrtDevice // CompileSpec.Devices' order; nil for devices of other processes
+	// remote are the devices of other processes (a program over a job's
+	// devices), at their indexes in devs; nil when all are here.
+	remote []*RemoteDevice
 	// order[k] is the index in devs of the executable's k-th
 	// addressable device: argument lists go to the plugin in that order.
 	order  []int
@@ -39,18 +43,28 @@ func (p *platform) CompileMulti(f *ir.Func, spec CompileSpec) (MultiExecutable, 
 	}
 	e := &multiExec{devs: make([]*pjrtDevice, len(spec.Devices))}
 	for i, d := range spec.Devices {
+		if r, ok := d.(*RemoteDevice); ok && r.p == p {
+			if e.remote == nil {
+				e.remote = make([]*RemoteDevice, len(spec.Devices))
+			}
+			e.remote[i] = r
+			continue
+		}
 		pd, ok := d.(*pjrtDevice)
 		if !ok || pd.p != p {
 			return nil, fmt.Errorf("%s: device #%d (%s) is not a device of platform %s", what, i, d.Name(), p.key)
 		}
 		e.devs[i] = pd
 	}
+	if e.remote != nil && !slices.ContainsFunc(e.devs, func(d *pjrtDevice) bool { return d != nil }) {
+		return nil, fmt.Errorf("%s: none of the devices is in this process (process %d): each process runs a program on its own devices", what, p.node)
+	}
 	r, q := max(spec.Replicas, 1), max(spec.Partitions, 1)
 	if r*q != len(e.devs) {
 		return nil, fmt.Errorf("%s: %d replicas x %d partitions need %d devices, the spec names %d", what, r, q, r*q, len(e.devs))
 	}
 	var err error
-	if r*q == 1 && !spec.SPMD {
+	if r*q == 1 && !spec.SPMD && e.remote == nil {
 		if e.c, err = p.compileAliased(f, spec.Aliases); err != nil {
 			return nil, err
 		}
@@ -62,7 +76,7 @@ func (p *platform) CompileMulti(f *ir.Func, spec CompileSpec) (MultiExecutable, 
 	for i := range r {
 		opts.DeviceAssignment[i] = make([]int, q)
 		for j := range q {
-			opts.DeviceAssignment[i][j] = e.devs[i*q+j].dev.ID()
+			opts.DeviceAssignment[i][j] = e.deviceID(i*q + j)
 		}
 	}
 	optBytes, err := opts.Marshal()
@@ -101,6 +115,20 @@ func (p *platform) CompileMulti(f *ir.Func, spec CompileSpec) (MultiExecutable, 
 	return e, nil
 }
 
+// deviceID is the id of device i in the device assignment: the
+// plugin's own, or, for a client of a job (the Stela CPU plugin's), the
+// job's global id.
+func (e *multiExec) deviceID(i int) int {
+	if e.remote != nil && e.remote[i] != nil {
+		return e.remote[i].g.Global
+	}
+	d := e.devs[i]
+	if d.p.nodes > 1 {
+		return d.p.node*len(d.p.devices) + d.dev.ID()
+	}
+	return d.dev.ID()
+}
+
 // CompileSpec compiles f as spec says, for d alone when spec.Devices is
 // nil (SpecCompiler).
 func (d *pjrtDevice) CompileSpec(f *ir.Func, spec CompileSpec) (MultiExecutable, error) {
@@ -123,13 +151,25 @@ func deviceOrder(le *pjrt.LoadedExecutable, devs []*pjrtDevice) ([]int, error) {
 		}
 		return order, nil
 	}
-	if len(ad) != len(devs) {
+	local := 0
+	for _, d := range devs {
+		if d != nil {
+			local++
+		}
+	}
+	if len(ad) != len(devs) && local == len(devs) {
 		return nil, fmt.Errorf("the compiled program runs on %d devices, the spec names %d", len(ad), len(devs))
+	}
+	if local != len(devs) {
+		order = order[:len(ad)]
+		if len(ad) != local {
+			return nil, fmt.Errorf("the compiled program runs on %d devices of this process, the spec names %d", len(ad), local)
+		}
 	}
 	for k, a := range ad {
 		order[k] = -1
 		for i, d := range devs {
-			if d.dev == a {
+			if d != nil && d.dev == a {
 				order[k] = i
 			}
 		}
@@ -163,6 +203,10 @@ func executableResults(le *pjrt.LoadedExecutable) ([]ir.Type, error) {
 func (e *multiExec) Devices() []Device {
 	out := make([]Device, len(e.devs))
 	for i, d := range e.devs {
+		if d == nil {
+			out[i] = e.remote[i]
+			continue
+		}
 		out[i] = d
 	}
 	return out
@@ -214,6 +258,13 @@ func (e *multiExec) run(args [][]Buffer, loc ir.Loc, don *donation) ([][]Buffer,
 	var inErr error
 	for d, list := range args {
 		dev := e.devs[d]
+		if dev == nil {
+			// A device of another process: its process passes its arguments.
+			if len(list) != 0 {
+				return nil, fmt.Errorf("%s: arguments for device %s, which is in process %d: pass none (each process passes its own devices' arguments)", what, e.remote[d].name, e.remote[d].g.Process)
+			}
+			continue
+		}
 		if len(list) != len(e.params) {
 			return nil, fmt.Errorf("%s: %d arguments for device %s, want %d", what, len(list), dev.name, len(e.params))
 		}
@@ -265,6 +316,9 @@ func (e *multiExec) run(args [][]Buffer, loc ir.Loc, don *donation) ([][]Buffer,
 	outs := make([][]Buffer, len(e.devs))
 	failed := func(err error) [][]Buffer {
 		for d, dev := range e.devs {
+			if dev == nil {
+				continue
+			}
 			for _, t := range e.results {
 				outs[d] = append(outs[d], &pjrtBuffer{typ: t, dev: dev, err: err})
 			}
@@ -274,7 +328,7 @@ func (e *multiExec) run(args [][]Buffer, loc ir.Loc, don *donation) ([][]Buffer,
 	if inErr != nil {
 		return failed(inErr), nil
 	}
-	lists := make([][]*pjrt.Buffer, len(e.devs))
+	lists := make([][]*pjrt.Buffer, len(e.order))
 	for k, d := range e.order {
 		lists[k] = make([]*pjrt.Buffer, len(args[d]))
 		for i, a := range args[d] {
@@ -282,6 +336,9 @@ func (e *multiExec) run(args [][]Buffer, loc ir.Loc, don *donation) ([][]Buffer,
 		}
 	}
 	x, err := e.c.le.Launch(lists, &pjrt.ExecuteOptions{Donate: donated})
+	if err != nil && e.remote != nil {
+		err = explainTransferFailure(err)
+	}
 	if err != nil {
 		if !loc.IsKnown() {
 			loc = ir.CallerLoc()
@@ -309,6 +366,10 @@ func deviceNames(devs []*pjrtDevice) string {
 	for i, d := range devs {
 		if i > 0 {
 			s += ", "
+		}
+		if d == nil {
+			s += "(another process's)"
+			continue
 		}
 		s += d.name
 	}

@@ -120,6 +120,9 @@ type platform struct {
 	// hash.
 	compileOpts      pjrt.CompileOptions
 	compileOptsBytes []byte
+	// node and nodes: this process and the job's process count, for a
+	// client of the Stela CPU plugin opened in a job (nodes 0 otherwise).
+	node, nodes int
 }
 
 func (p *platform) open() error {
@@ -130,6 +133,10 @@ func (p *platform) open() error {
 	}
 	p.plugin = client.Plugin()
 	p.client = client
+	if d, _, ok, _ := pjrtDistributed(p.key); ok && p.key == "cpu" {
+		// Device assignments name the job's devices (GlobalFamilyDevices).
+		p.node, p.nodes = d.NodeID, d.NumNodes
+	}
 	p.identity = fmt.Sprintf("%s %s %s", client.PlatformName(), client.PlatformVersion(), p.path)
 	if p.compileOptsBytes, err = p.compileOpts.Marshal(); err != nil {
 		return err
@@ -221,7 +228,15 @@ func openClient(name string, prov *PluginProvider, extra []pjrt.NamedValue) (cli
 	if err != nil {
 		return nil, path, err
 	}
-	if d, ok := pjrtDistributed(name); ok {
+	d, dextra, ok, err := pjrtDistributed(name)
+	if err != nil {
+		return nil, path, err
+	}
+	if ok {
+		for _, e := range dextra {
+			opts = slices.DeleteFunc(opts, func(o pjrt.NamedValue) bool { return o.Name == e.Name })
+			opts = append(opts, e)
+		}
 		client, err = plugin.NewDistributedClient(d, opts...)
 	} else {
 		client, err = plugin.NewClient(opts...)
@@ -243,6 +258,30 @@ func LiveBuffers(device string) (n int64, ok bool) {
 // when the device is not on a plugin that counts.
 func LiveBytes(device string) (n int64, ok bool) {
 	return pluginCounter(device, "stela_cpu_live_bytes")
+}
+
+// MachineBound runs one of the Stela CPU plugin's machine-bound
+// measurements (`stela bench`, docs/performance.md): "copy" is the rate
+// in bytes/s at which its thread pool's threads copy one array of arg
+// bytes to another (STREAM's copy, reads and writes counted), "fma" the
+// peak f32 rate in FLOP/s of arg iterations of independent FMA chains on
+// each thread. ok is false when the device is not on a plugin that has
+// them, or the measurement failed.
+func MachineBound(device, what string, arg int64) (v float64, ok bool) {
+	d, err := Lookup(device)
+	if err != nil {
+		return 0, false
+	}
+	pd, isPJRT := d.(*pjrtDevice)
+	if !isPJRT {
+		return 0, false
+	}
+	fn, ok := pd.p.plugin.Int64Func1("stela_cpu_bound_" + what)
+	if !ok {
+		return 0, false
+	}
+	n := fn(arg)
+	return float64(n), n > 0
 }
 
 // pluginCounter calls the plugin's int64_t name(void) extension.

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	goruntime "runtime"
 	"strings"
 	"sync"
@@ -477,5 +478,26 @@ func TestSwitchErrorFailsOperations(t *testing.T) {
 	envtest.Setenv(t, "STELA_LOG", "")
 	if _, err := d.(runtime.Compiler).Compile(addFunc(5)); err != nil {
 		t.Errorf("Compile with STELA_LOG unset: %v", err)
+	}
+}
+
+// TestMachineBound: the CPU plugin's bounds (`stela bench`) measure
+// something: a copy rate and an FMA rate, positive and finite, at sizes
+// small enough for a test. Their values are the bench's business.
+func TestMachineBound(t *testing.T) {
+	for _, c := range []struct {
+		what string
+		arg  int64
+	}{{"copy", 1 << 20}, {"fma", 10000}} {
+		v, ok := runtime.MachineBound("cpu", c.what, c.arg)
+		if !ok || !(v > 0) || math.IsInf(v, 0) {
+			t.Errorf("MachineBound(cpu, %s, %d) = %v, %v; want a positive rate", c.what, c.arg, v, ok)
+		}
+	}
+	if _, ok := runtime.MachineBound("cpu", "nothing", 1); ok {
+		t.Error("MachineBound(cpu, nothing): ok, want no such bound")
+	}
+	if _, ok := runtime.MachineBound("host", "fma", 1); ok {
+		t.Error("MachineBound(host, fma): ok, want none (not a plugin)")
 	}
 }

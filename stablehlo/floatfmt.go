@@ -361,3 +361,14 @@ func apfloatString(neg bool, class int, m uint64, e int, semPrec, formatPrecisio
 	}
 	return sb.String()
 }
+
+// FloatFromBits returns the value of the floating-point bit pattern b of
+// element type e (f16, bf16, f32, f64, f8 variants, ...); ok is false for
+// types the model does not interpret.
+func FloatFromBits(e ElementType, b uint64) (v float64, ok bool) {
+	s := floatSemOf(e)
+	if s == nil {
+		return 0, false
+	}
+	return s.toFloat64(b), true
+}

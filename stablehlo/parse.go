@@ -2198,3 +2198,44 @@ func (p *parser) typeSpec(o *Op, nres int, form typeForm) {
 	}
 	setResults(o, types)
 }
+
+// ParseAttr parses one attribute in MLIR text (`dense<1.0> : tensor<f32>`,
+// `#stablehlo<precision HIGH>`, `{a = 1 : i64}`), the whole input. The
+// bytecode reader uses it for attributes stored in their assembly form.
+func ParseAttr(src string) (a Attr, err error) {
+	p := &parser{src: []byte(src), locAliases: map[string]Loc{}}
+	defer func() {
+		if r := recover(); r != nil {
+			pe, ok := r.(*ParseError)
+			if !ok {
+				panic(r)
+			}
+			a, err = nil, pe
+		}
+	}()
+	a = p.attr()
+	if !p.eof() {
+		p.fail("unexpected text after the attribute")
+	}
+	return a, nil
+}
+
+// ParseType parses one type in MLIR text (`tensor<2xf32>`, `i64`,
+// `!stablehlo.token`), the whole input.
+func ParseType(src string) (t Type, err error) {
+	p := &parser{src: []byte(src), locAliases: map[string]Loc{}}
+	defer func() {
+		if r := recover(); r != nil {
+			pe, ok := r.(*ParseError)
+			if !ok {
+				panic(r)
+			}
+			t, err = nil, pe
+		}
+	}()
+	t = p.typ()
+	if !p.eof() {
+		p.fail("unexpected text after the type")
+	}
+	return t, nil
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	goruntime "runtime"
 	"slices"
@@ -49,12 +47,13 @@ var benchWorkloads = []struct {
 	name, doc string
 	run       func(b *bencher) error
 }{
-	{"W1", "eager dispatch: 10,000 chained adds of f32[16]", benchW1},
-	{"W2", "gelu_tanh(x*a+b) on f32[4194304], eager and compiled", benchW2},
+	{"W1", "eager dispatch: 10,000 chained adds of f32[16], plain and fused eager", benchW1},
+	{"W2", "gelu_tanh(x*a+b) on f32[4194304], eager, fused eager and compiled", benchW2},
 	{"W3", "f32 matmul 1024³ and 2048³, compiled", benchW3},
 	{"W4", "MLP 784-1024-1024-10 training step, batch 256, compiled", benchW4},
-	{"W5", "GPT-2-small block forward, eager and compiled", benchW5},
+	{"W5", "GPT-2-small block forward, eager, fused eager and compiled", benchW5},
 	{"W6", "compile latency of W5: fresh process, warm disk cache, same process", benchW6},
+	{"W7", "GPT-2 small inference: prefill 128 tokens, decode 128 with the KV cache, batch 1 and 8 (bench_w7.go)", benchW7},
 }
 
 // w1Ops is W1's chain length.
@@ -75,19 +74,24 @@ var w3Sizes = []int{1024, 2048}
 
 func w3Metric(n int) string { return fmt.Sprintf("matmul f32 %dx%dx%d", n, n, n) }
 
-// torchEager is the mode of PyTorch's eager results, the ones the targets
-// compare with.
-const torchEager = "torch-eager"
+// The peers' modes: PyTorch's eager results (the ones most targets
+// compare with), NumPy's (W1, run by PyTorch's side), and JAX's.
+const (
+	torchEager = "torch-eager"
+	numpyMode  = "numpy"
+	jaxEager   = "jax-eager"
+	jaxJIT     = "jax-jit"
+)
 
-// torchMetric is one of PyTorch's measurements: a workload's metric in a
-// mode, torch-eager unless the workload has others too (W4 has
-// torch-jit-trace).
+// torchMetric is one of a peer's measurements: a workload's metric in a
+// mode (torch-eager, torch-jit-trace, numpy; jax-eager, jax-jit).
 type torchMetric struct{ workload, mode, metric string }
 
-// id is how torch_bench.py's --list and --serve name the workload in the
-// mode: "W4", or "W4/torch-jit-trace" for a mode other than torch-eager.
-func (m torchMetric) id() string {
-	if m.mode == torchEager {
+// id is how a peer's script (--list, --serve) names the workload in the
+// mode: "W4" in the peer's default mode (torch-eager, jax-jit), else
+// "W4/torch-jit-trace".
+func (m torchMetric) id(defaultMode string) string {
+	if m.mode == defaultMode {
 		return m.workload
 	}
 	return m.workload + "/" + m.mode
@@ -95,53 +99,41 @@ func (m torchMetric) id() string {
 
 // benchTorchAll is PyTorch's measurements, in the order they run.
 func benchTorchAll() []torchMetric {
-	out := []torchMetric{{"W1", torchEager, w1Metric}, {"W2", torchEager, w2Metric}}
+	out := []torchMetric{{"W1", torchEager, w1Metric}, {"W1", numpyMode, w1Metric}, {"W2", torchEager, w2Metric}}
 	for _, n := range w3Sizes {
 		out = append(out, torchMetric{"W3", torchEager, w3Metric(n)})
 	}
-	return append(out,
+	out = append(out,
 		torchMetric{"W4", torchEager, w4Metric}, torchMetric{"W4", "torch-jit-trace", w4Metric},
 		torchMetric{"W5", torchEager, w5Metric})
+	return append(out, w7TorchMetrics()...)
 }
 
-// benchTorchMetrics lists PyTorch's measurements as torch_bench.py --list
-// does, "WORKLOAD<TAB>METRIC" with the workload as torchMetric.id writes
-// it.
-func benchTorchMetrics() []string {
+// benchJAXAll is JAX's measurements, in the order they run.
+func benchJAXAll() []torchMetric {
+	out := []torchMetric{{"W1", jaxEager, w1Metric}, {"W2", jaxJIT, w2Metric}}
+	for _, n := range w3Sizes {
+		out = append(out, torchMetric{"W3", jaxJIT, w3Metric(n)})
+	}
+	return append(out, torchMetric{"W4", jaxJIT, w4Metric}, torchMetric{"W5", jaxJIT, w5Metric},
+		torchMetric{"W6", jaxJIT, w6First}, torchMetric{"W6", jaxJIT, w6Warm})
+}
+
+// benchPeerMetrics lists measurements as a peer script's --list does,
+// "WORKLOAD<TAB>METRIC" with the workload as torchMetric.id writes it.
+func benchPeerMetrics(all []torchMetric, defaultMode string) []string {
 	var out []string
-	for _, m := range benchTorchAll() {
-		out = append(out, m.id()+"\t"+m.metric)
+	for _, m := range all {
+		out = append(out, m.id(defaultMode)+"\t"+m.metric)
 	}
 	return out
 }
 
-// benchTorchMetricsOf is PyTorch's measurements of workload.
-func benchTorchMetricsOf(workload string) []torchMetric {
-	var out []torchMetric
-	for _, m := range benchTorchAll() {
-		if m.workload == workload {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+// benchTorchMetrics is PyTorch's list (torch_bench.py --list).
+func benchTorchMetrics() []string { return benchPeerMetrics(benchTorchAll(), torchEager) }
 
-// benchVsTorch are the targets against PyTorch eager (docs/performance.md): Stela's mode
-// of the workload against PyTorch on every metric of the workload; want is
-// the least ratio, strict makes it exclusive. These are also the
-// measurements that run interleaved with PyTorch's (bencher.measure).
-var benchVsTorch = []struct {
-	workload, mode, desc string
-	want                 float64
-	strict               bool
-}{
-	{"W1", "eager", "no slower than PyTorch eager", 1, false},
-	{"W2", "compiled", "at least 3x faster than PyTorch eager", 3, false},
-	{"W3", "compiled", "at least 90% of PyTorch", 0.9, false},
-	{"W4", "eager", "within 1.5x of PyTorch eager", 1 / 1.5, false},
-	{"W4", "compiled", "at least 1.1x faster than PyTorch eager (0.9x of JAX's step, which takes about PyTorch's time here)", 1.1, false},
-	{"W5", "compiled", "faster than PyTorch eager", 1, true},
-}
+// benchJAXMetrics is JAX's list (jax_bench.py --list).
+func benchJAXMetrics() []string { return benchPeerMetrics(benchJAXAll(), jaxJIT) }
 
 // benchResult is one measurement, and one line of `stela bench --json`.
 // torch_bench.py writes the same objects (mode "torch-eager").
@@ -164,9 +156,11 @@ type benchResult struct {
 	// MaxAbsDiff is max |compiled − eager| over the outputs, a guard
 	// against timing a wrong program.
 	MaxAbsDiff *float64 `json:"max_abs_diff_vs_eager,omitempty"`
-	// Threads is PyTorch's intra-op thread count (torch.get_num_threads()).
+	// Threads is PyTorch's intra-op thread count (torch.get_num_threads()),
+	// or the CPUs JAX's XLA sees.
 	Threads      int    `json:"threads,omitempty"`
 	TorchVersion string `json:"torch_version,omitempty"`
+	JAXVersion   string `json:"jax_version,omitempty"`
 	// Device is PyTorch's device when it is not the CPU.
 	Device string `json:"device,omitempty"`
 	Error  string `json:"error,omitempty"`
@@ -179,10 +173,15 @@ type benchTarget struct {
 	Mode     string  `json:"mode"`
 	Metric   string  `json:"metric"`
 	Stela    float64 `json:"stela"`
-	Torch    float64 `json:"torch,omitempty"`
-	Unit     string  `json:"unit"`
-	// Ratio is how many times better Stela is than PyTorch (torch/stela
-	// for times, stela/torch for rates); 0 for absolute targets.
+	// Vs is the mode Stela's is compared with: a peer's (torch-eager,
+	// numpy, jax-jit, ...), "bound" (the machine's), or another of
+	// Stela's (compiled); Peer is its median. Both are empty for an
+	// absolute target.
+	Vs   string  `json:"vs,omitempty"`
+	Peer float64 `json:"peer,omitempty"`
+	Unit string  `json:"unit"`
+	// Ratio is how many times better Stela is than Vs (peer/stela for
+	// times, stela/peer for rates); 0 for absolute targets.
 	Ratio float64 `json:"ratio,omitempty"`
 	Want  string  `json:"want"`
 	OK    bool    `json:"ok"`
@@ -199,23 +198,27 @@ type bencher struct {
 	stderr  io.Writer
 	results []benchResult
 	failed  bool
-	// tb is PyTorch's side with --torch, else nil; torchResults are its
-	// results, kept for b.torch.
-	tb           *torchBench
-	torchResults map[torchMetric]benchResult
+	// peers are the peers' sides asked for: PyTorch (--torch), then JAX
+	// (--jax).
+	peers []*torchBench
+	// bounds are the machine's bounds of measurements (mode "bound"),
+	// by workload and metric, when they were measured.
+	bounds map[[2]string]benchResult
 }
 
 func runBench(argv []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench")
 	asJSON := fs.Bool("json", false, "print one JSON object per line")
 	markdown := fs.Bool("markdown", false, "print the results as the markdown table of docs/performance.md (the lines go to stderr)")
-	workloads := fs.String("workload", "", "the workloads to run, comma-separated: `W1,...` (default all: W1,W2,W3,W4,W5,W6)")
+	workloads := fs.String("workload", "", "the workloads to run, comma-separated: `W1,...` (default all: W1,W2,W3,W4,W5,W6,W7)")
 	runs := fs.Int("runs", 5, "`N` timed runs per measurement, after one warm-up; the median is reported")
 	device := fs.String("device", "cpu", "the `DEVICE` to run on (cpu, cpu:1, cuda, host, ...)")
 	torch := fs.Bool("torch", false, "also run the workloads in PyTorch (torch_bench.py, built into stela) and check the targets against it; exit 1 when PyTorch cannot run")
 	python := fs.String("python", "", "with --torch: the `PYTHON` that has torch (default: the first python3 on PATH that can import it)")
 	torchThreads := fs.Int("torch-threads", 0, "with --torch: PyTorch's thread count `N` (default: the Stela CPU plugin's, so both use the same cores)")
 	torchDevice := fs.String("torch-device", "", "with --torch: PyTorch's device, `cpu|cuda` (default: cuda when --device is cuda, else cpu)")
+	jax := fs.Bool("jax", false, "also run the workloads in JAX on XLA's CPU compiler (jax_bench.py, built into stela; jax from $STELA_JAXLIB_PYTHONPATH) and check the targets against it; exit 1 when JAX cannot run")
+	jaxPython := fs.String("jax-python", "", "with --jax: the `PYTHON` that has jax (default: the first python3 on PATH that finds it, with $STELA_JAXLIB_PYTHONPATH on PYTHONPATH)")
 	if err := noArgs(fs, argv); err != nil {
 		return err
 	}
@@ -232,12 +235,17 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	var torchPython string
+	var torchPython, jaxPy string
+	// Before anything runs: a comparison that cannot happen is not worth
+	// minutes of Stela's side.
 	if *torch {
-		// Before anything runs: a comparison that cannot happen is not
-		// worth minutes of Stela's side.
 		if torchPython, err = torchbench.Python(*python); err != nil {
 			return fmt.Errorf("--torch: %w", err)
+		}
+	}
+	if *jax {
+		if jaxPy, err = torchbench.JAXPython(*jaxPython); err != nil {
+			return fmt.Errorf("--jax: %w", err)
 		}
 	}
 	if err := tensor.SetDefaultDevice(*device); err != nil {
@@ -247,31 +255,41 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 	if *markdown {
 		b.lines = stderr
 	}
-	var tb *torchBench
-	if *torch {
-		threads := *torchThreads
-		if threads <= 0 {
-			threads = benchPoolSize()
-		}
+	if *torch || *jax {
 		dir, err := os.MkdirTemp("", "stela-bench-")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		script, err := torchbench.Write(dir)
-		if err != nil {
-			return err
-		}
-		tb = newTorchBench(torchPython, script, threads)
-		tb.device = *torchDevice
-		if tb.device == "" {
-			tb.device = "cpu"
-			if *device == "cuda" || strings.HasPrefix(*device, "cuda:") {
-				tb.device = "cuda"
+		if *torch {
+			threads := *torchThreads
+			if threads <= 0 {
+				threads = benchPoolSize()
 			}
+			script, err := torchbench.Write(dir)
+			if err != nil {
+				return err
+			}
+			tb := newTorchBench(torchPython, script, threads)
+			tb.device = *torchDevice
+			if tb.device == "" {
+				tb.device = "cpu"
+				if *device == "cuda" || strings.HasPrefix(*device, "cuda:") {
+					tb.device = "cuda"
+				}
+			}
+			b.peers = append(b.peers, tb)
+			defer tb.stop()
 		}
-		b.tb = tb
-		defer tb.stop()
+		if *jax {
+			script, err := torchbench.WriteJAX(dir)
+			if err != nil {
+				return err
+			}
+			jb := newJAXBench(jaxPy, script)
+			b.peers = append(b.peers, jb)
+			defer jb.stop()
+		}
 	}
 	if !b.json {
 		threads := ""
@@ -279,19 +297,27 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 			threads = ", " + benchThreads()
 		}
 		interleaved := ""
-		if tb != nil {
-			interleaved = "; Stela and PyTorch runs alternate (A B B A ...)"
+		if len(b.peers) > 0 {
+			sides, order := []string{"Stela"}, "A"
+			for i, p := range b.peers {
+				sides = append(sides, p.label)
+				order += string(rune('B' + i))
+			}
+			interleaved = fmt.Sprintf("; %s runs alternate (%s %s ...)", benchJoin(sides), strings.Join(strings.Split(order, ""), " "),
+				strings.Join(strings.Split(benchReverse(order), ""), " "))
 		}
 		fmt.Fprintf(b.lines, "stela bench: device %s%s; %d CPUs, GOMAXPROCS %d; median of %d run(s) after 1 warm-up%s\n",
 			*device, threads, goruntime.NumCPU(), goruntime.GOMAXPROCS(0), *runs, interleaved)
 	}
+	b.measureBounds(names)
 	for _, w := range benchWorkloads {
 		if !slices.Contains(names, w.name) {
 			continue
 		}
-		torchToo := tb != nil && len(benchTorchMetricsOf(w.name)) > 0
-		if torchToo {
-			b.startTorch() // before Stela's runs: importing torch takes seconds of CPU
+		for _, p := range b.peers {
+			if len(p.metricsOf(w.name)) > 0 {
+				b.startPeer(p) // before Stela's runs: importing torch or jax takes seconds of CPU
+			}
 		}
 		var err error
 		if perr := benchCatch(func() { err = w.run(b) }); perr != nil {
@@ -300,12 +326,12 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			b.fail(benchResult{Workload: w.name, Metric: w.doc}, err)
 		}
-		if torchToo {
-			b.torch(w.name)
+		for _, p := range b.peers {
+			b.peerAlone(p, w.name)
 		}
 	}
-	targets := checkBenchTargets(b.results, tb != nil)
-	b.printTargets(targets, tb)
+	targets := checkBenchTargets(b.results)
+	b.printTargets(targets)
 	if *markdown {
 		fmt.Fprint(stdout, benchMarkdown(benchEnvironment(*device, *runs), b.results, targets))
 	}
@@ -357,60 +383,122 @@ func benchPoolSize() int {
 // jit.Compile'd function with its compile error) becomes an error, so that
 // the other workloads still run.
 //
-// With --torch, a measurement that a target compares with PyTorch
-// (benchVsTorch) is interleaved with PyTorch's of the same metric: Stela's
-// warm-up, PyTorch's, then the timed runs of the two alternating in
-// benchSchedule's order. The machine's speed changes from second to second,
-// so measuring one side's runs in a block and the other's after them
-// compares different machines; alternating single runs gives both the same
-// mix. PyTorch's result is kept for b.torch, which prints it after Stela's
-// lines of the workload. A failure on either side ends that side's runs,
-// not the other's.
+// With --torch or --jax, a measurement that a target compares with a
+// peer's (benchGoals) is interleaved with the peer's of the same metric:
+// Stela's warm-up, each partner's, then the timed runs of all sides
+// alternating in benchSchedule's order. The machine's speed changes from
+// second to second, so measuring one side's runs in a block and the
+// other's after them compares different machines; alternating single runs
+// gives all the same mix. The peers' results are kept for b.peerAlone,
+// which prints them after Stela's lines of the workload. A failure on one
+// side ends that side's runs, not the others'.
 func (b *bencher) measure(workload, mode, metric string, fn func() error) ([]time.Duration, error) {
-	call := func() error {
+	ds, errs := b.measureSides(workload, metric, []benchSide{{mode, fn}})
+	return ds[0], errs[0]
+}
+
+// benchSide is one of Stela's modes of a measurement: its mode and one
+// call.
+type benchSide struct {
+	mode string
+	fn   func() error
+}
+
+// measureSides is measure for several of Stela's modes of one metric at
+// once (W2's and W5's fused and compiled, which a target compares): their
+// timed runs alternate with each other's, and with the partners' of each,
+// in benchSchedule's order, so that all see the same machine. It returns
+// each side's durations and error.
+func (b *bencher) measureSides(workload, metric string, sides []benchSide) ([][]time.Duration, []error) {
+	call := func(fn func() error) error {
 		var err error
 		if perr := benchCatch(func() { err = fn() }); perr != nil {
 			return perr
 		}
 		return err
 	}
-	tm := b.torchPartner(workload, mode, metric)
-	var ds []time.Duration
-	err := call()
-	tm.settle()
-	tm.warmup()
-	prev := false // the side that ran last: PyTorch's warm-up
-	for _, stela := range benchSchedule(b.runs) {
-		if stela != prev {
-			tm.settle()
+	var tms []*torchMeasurement
+	for _, sd := range sides {
+		for _, tm := range b.partners(workload, sd.mode, metric) {
+			if !slices.ContainsFunc(tms, func(o *torchMeasurement) bool { return o.tb == tm.tb && o.torchMetric == tm.torchMetric }) {
+				tms = append(tms, tm)
+			}
 		}
-		prev = stela
-		if !stela {
-			tm.run()
+	}
+	settle := func() {
+		for _, tm := range tms {
+			if tm.alive() {
+				time.Sleep(benchSettle)
+				return
+			}
+		}
+	}
+	ds := make([][]time.Duration, len(sides))
+	errs := make([]error, len(sides))
+	for i, sd := range sides {
+		errs[i] = call(sd.fn)
+	}
+	for _, tm := range tms {
+		settle()
+		tm.warmup()
+	}
+	n := len(sides)
+	prev := n + len(tms) - 1 // the side that ran last: the last warm-up
+	for _, side := range benchSchedule(b.runs, n+len(tms)) {
+		if side != prev {
+			settle()
+		}
+		prev = side
+		if side >= n {
+			tms[side-n].run()
 			continue
 		}
-		if err != nil {
+		if errs[side] != nil {
 			continue
 		}
 		start := time.Now()
-		if err = call(); err == nil {
-			ds = append(ds, time.Since(start))
+		if errs[side] = call(sides[side].fn); errs[side] == nil {
+			ds[side] = append(ds[side], time.Since(start))
 		}
 	}
-	tm.finish()
-	return ds, err
+	for _, tm := range tms {
+		tm.finish()
+	}
+	return ds, errs
 }
 
-// benchSchedule is the order of an interleaved measurement's timed runs,
-// true for Stela's, runs of each: A B B A A B B A ... Neither side always
-// goes first in a pair, and a side's runs follow the other side's about as
-// often as its own.
-func benchSchedule(runs int) []bool {
-	out := make([]bool, 2*runs)
-	for i := range out {
-		out[i] = (i+1)/2%2 == 0
+// benchSchedule is the order of an interleaved measurement's timed runs
+// over sides sides (0 is Stela's, then the partners'), runs of each: with
+// two sides A B B A A B B A ..., with three A B C C B A A B C ... No side
+// always goes first in a round, and a side's runs follow each other side's
+// about as often.
+func benchSchedule(runs, sides int) []int {
+	out := make([]int, 0, runs*sides)
+	for r := range runs {
+		for i := range sides {
+			if r%2 == 0 {
+				out = append(out, i)
+			} else {
+				out = append(out, sides-1-i)
+			}
+		}
 	}
 	return out
+}
+
+// benchJoin joins names as prose: "A", "A and B", "A, B and C".
+func benchJoin(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// benchReverse reverses an ASCII string.
+func benchReverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }
 
 // benchCatch runs fn and returns what it panics with as an error.
@@ -459,6 +547,7 @@ func benchScaled(ds []time.Duration, per time.Duration, div float64) []float64 {
 }
 
 func (b *bencher) emit(r benchResult) {
+	r = b.withBound(r)
 	b.results = append(b.results, r)
 	if b.json {
 		writeJSONLine(b.out, r)
@@ -516,9 +605,12 @@ func formatBenchResult(r benchResult) string {
 		fmt.Fprintf(&b, " [%s–%s]", benchNum(r.Min), benchNum(r.Max))
 	}
 	if r.MaxAbsDiff != nil {
-		fmt.Fprintf(&b, "; max |compiled-eager| %.2g", *r.MaxAbsDiff)
+		fmt.Fprintf(&b, "; max |%s-eager| %.2g", r.Mode, *r.MaxAbsDiff)
 	}
-	if r.Threads > 0 {
+	switch {
+	case r.JAXVersion != "":
+		fmt.Fprintf(&b, "; jax %s, %d CPUs", r.JAXVersion, r.Threads)
+	case r.Threads > 0:
 		fmt.Fprintf(&b, "; torch %s, %d threads", r.TorchVersion, r.Threads)
 	}
 	if r.Device != "" {
@@ -580,18 +672,35 @@ func benchMaxDiff(a, b *tensor.Tensor) float64 {
 func benchW1(b *bencher) error {
 	x := benchRandom(1, 16)
 	y := benchRandom(2, 16)
-	ds, err := b.measure("W1", "eager", w1Metric, func() error {
-		z := x
-		for range w1Ops {
-			z = tensor.Add(z, y)
+	for _, mode := range []string{"eager", "fused"} {
+		ds, err := b.measure("W1", mode, w1Metric, benchInMode(mode, func() error {
+			z := x
+			for range w1Ops {
+				z = tensor.Add(z, y)
+			}
+			return z.Err()
+		}))
+		if err != nil {
+			b.fail(benchResult{Workload: "W1", Mode: mode, Metric: w1Metric}, err)
+			continue
 		}
-		return z.Err()
-	})
-	if err != nil {
+		b.emit(benchSummary("W1", mode, w1Metric, "µs/op", benchScaled(ds, time.Microsecond, w1Ops)))
+	}
+	return nil
+}
+
+// benchInMode is fn run in the eager mode of a bench mode: fused eager mode
+// (tensor.EagerFused) for "fused", else plain. The mode is set around each
+// call; leaving fused mode flushes nothing, since each call ends at a sync
+// point that ran its window.
+func benchInMode(mode string, fn func() error) func() error {
+	if mode != "fused" {
+		return fn
+	}
+	return func() (err error) {
+		tensor.WithEagerMode(tensor.EagerFused, func() { err = fn() })
 		return err
 	}
-	b.emit(benchSummary("W1", "eager", w1Metric, "µs/op", benchScaled(ds, time.Microsecond, w1Ops)))
-	return nil
 }
 
 // benchGELU is W2's function: tensor.GELU is the tanh approximation.
@@ -608,35 +717,37 @@ func benchW2(b *bencher) error {
 	x := benchRandom(3, n)
 	a := tensor.Scalar(float32(0.75))
 	c := tensor.Scalar(float32(0.25))
-	var eagerOut *tensor.Tensor
-	run := func(mode string, f func(x, a, c *tensor.Tensor) *tensor.Tensor) error {
-		var last *tensor.Tensor
-		ds, err := b.measure("W2", mode, metric, func() error {
-			if last != nil {
-				last.Free()
+	// Eager alone, then fused and compiled interleaved: a target compares
+	// those two.
+	modes := []string{"eager", "fused", "compiled"}
+	fns := []func(x, a, c *tensor.Tensor) *tensor.Tensor{benchGELU, benchGELU, jit.Compile(benchGELU, jit.WithName("bench_gelu"))}
+	last := make([]*tensor.Tensor, len(modes))
+	side := func(i int) benchSide {
+		return benchSide{modes[i], benchInMode(modes[i], func() error {
+			if last[i] != nil {
+				last[i].Free() // the last one stays, for the comparison
 			}
-			last = f(x, a, c)
-			return last.Err()
-		})
-		if err != nil {
-			b.fail(benchResult{Workload: "W2", Mode: mode, Metric: metric}, err)
-			return nil
+			last[i] = fns[i](x, a, c)
+			return last[i].Err()
+		})}
+	}
+	eds, eerr := b.measureSides("W2", metric, []benchSide{side(0)})
+	ds, errs := b.measureSides("W2", metric, []benchSide{side(1), side(2)})
+	ds, errs = append(eds, ds...), append(eerr, errs...)
+	for i, mode := range modes {
+		if errs[i] != nil {
+			b.fail(benchResult{Workload: "W2", Mode: mode, Metric: metric}, errs[i])
+			continue
 		}
-		r := benchSummary("W2", mode, metric, "ms", benchScaled(ds, time.Millisecond, 1))
+		r := benchSummary("W2", mode, metric, "ms", benchScaled(ds[i], time.Millisecond, 1))
 		r.Derived = map[string]float64{"GB/s": bytes / (r.Median / 1e3) / 1e9}
-		if mode == "eager" {
-			eagerOut = last
-		} else if eagerOut != nil {
-			d := benchMaxDiff(last, eagerOut)
+		if i > 0 && errs[0] == nil {
+			d := benchMaxDiff(last[i], last[0])
 			r.MaxAbsDiff = &d
 		}
 		b.emit(r)
-		return nil
 	}
-	if err := run("eager", benchGELU); err != nil {
-		return err
-	}
-	return run("compiled", jit.Compile(benchGELU, jit.WithName("bench_gelu")))
+	return nil
 }
 
 // W3: compute-bound GEMM.
@@ -746,29 +857,34 @@ func benchW5(b *bencher) error {
 		return err
 	}
 	inputs := ex.Inputs(1)
-	var eagerOut *tensor.Tensor
-	for _, mode := range []string{"eager", "compiled"} {
+	// Eager alone, then fused and compiled interleaved (a target compares
+	// those two).
+	modes := []string{"eager", "fused", "compiled"}
+	last := make([]*tensor.Tensor, len(modes))
+	side := func(i int) benchSide {
 		fn := ex.Func()
-		if mode == "compiled" {
+		if modes[i] == "compiled" {
 			fn = jit.Compile(fn, jit.WithName("bench_gpt2_small"))
 		}
-		var last *tensor.Tensor
-		ds, err := b.measure("W5", mode, w5Metric, func() error {
-			if last != nil && last != eagerOut {
-				last.Free()
+		return benchSide{modes[i], benchInMode(modes[i], func() error {
+			if last[i] != nil {
+				last[i].Free() // the last one stays, for the comparison
 			}
-			last = benchCall(fn, inputs)
-			return last.Err()
-		})
-		if err != nil {
-			b.fail(benchResult{Workload: "W5", Mode: mode, Metric: w5Metric}, err)
+			last[i] = benchCall(fn, inputs)
+			return last[i].Err()
+		})}
+	}
+	eds, eerr := b.measureSides("W5", w5Metric, []benchSide{side(0)})
+	ds, errs := b.measureSides("W5", w5Metric, []benchSide{side(1), side(2)})
+	ds, errs = append(eds, ds...), append(eerr, errs...)
+	for i, mode := range modes {
+		if errs[i] != nil {
+			b.fail(benchResult{Workload: "W5", Mode: mode, Metric: w5Metric}, errs[i])
 			continue
 		}
-		r := benchSummary("W5", mode, w5Metric, "ms", benchScaled(ds, time.Millisecond, 1))
-		if mode == "eager" {
-			eagerOut = last
-		} else if eagerOut != nil {
-			d := benchMaxDiff(last, eagerOut)
+		r := benchSummary("W5", mode, w5Metric, "ms", benchScaled(ds[i], time.Millisecond, 1))
+		if i > 0 && errs[0] == nil {
+			d := benchMaxDiff(last[i], last[0])
 			r.MaxAbsDiff = &d
 		}
 		b.emit(r)
@@ -889,7 +1005,21 @@ func benchW6(b *bencher) error {
 	}
 	for _, c := range benchCompiled {
 		var first, warm, again []benchCompileTimes
+		// JAX's W6 (the cold compile's target compares them) runs after
+		// each run's two children, one fresh process of its own each.
+		tms := b.partners("W6", "compiled", c.first)
+		for _, tm := range tms {
+			tm.warmup()
+		}
+		defer func() {
+			for _, tm := range tms {
+				tm.finish()
+			}
+		}()
 		for range b.runs {
+			for _, tm := range tms {
+				tm.run()
+			}
 			dir, err := os.MkdirTemp("", "stela-bench-cache-")
 			if err != nil {
 				return err
@@ -955,465 +1085,4 @@ func (b *bencher) child(exe, cacheDir, example string) (benchChildResult, error)
 		return r, fmt.Errorf("W6 child process printed %q: %v", out.String(), err)
 	}
 	return r, nil
-}
-
-// torchBench is PyTorch's side: one torch_bench.py --serve process for the
-// invocation, started by startTorch, which takes one command a line and
-// answers each with one JSON object a line (its serve() documents the
-// protocol). Commands are answered before the next is sent, so PyTorch
-// never runs while Stela is being timed, nor the other way round.
-type torchBench struct {
-	python, script string
-	threads        int
-	device         string // torch_bench.py's --device
-	err            error  // why PyTorch cannot run; reported once
-	reported       bool
-
-	cmd    *exec.Cmd // nil before start and after stop
-	stdin  io.WriteCloser
-	stdout *bufio.Reader
-	stderr *bytes.Buffer // read only after cmd.Wait
-}
-
-// newTorchBench is PyTorch's side, run by python from the script file
-// (torchbench.Write).
-func newTorchBench(python, script string, threads int) *torchBench {
-	return &torchBench{python: python, script: script, threads: threads}
-}
-
-// name is the server's command line, for errors.
-func (tb *torchBench) name() string {
-	return tb.python + " " + filepath.Base(tb.script) + " --serve"
-}
-
-// start starts the server and waits until it has imported torch.
-func (tb *torchBench) start() error {
-	if tb.err != nil || tb.cmd != nil {
-		return tb.err
-	}
-	args := []string{tb.script, "--serve", "--threads", strconv.Itoa(tb.threads)}
-	if tb.device != "" && tb.device != "cpu" {
-		args = append(args, "--device", tb.device)
-	}
-	cmd := exec.Command(tb.python, args...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	tb.stderr = new(bytes.Buffer)
-	cmd.Stderr = tb.stderr
-	// A child the server leaves behind may hold its stderr open; Wait
-	// gives up on it after this.
-	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%s: %v", tb.name(), err)
-	}
-	tb.cmd, tb.stdin, tb.stdout = cmd, stdin, bufio.NewReader(stdout)
-	var ready struct {
-		Ready bool `json:"ready"`
-	}
-	if err := tb.read("", &ready); err != nil {
-		return err
-	}
-	if !ready.Ready {
-		return tb.fail(fmt.Errorf("%s started with a line other than {\"ready\": true, ...}", tb.name()))
-	}
-	return nil
-}
-
-// call sends one command and decodes its answer into v.
-func (tb *torchBench) call(command string, v any) error {
-	if tb.cmd == nil {
-		return fmt.Errorf("%s: not running", tb.name())
-	}
-	// Writing to a server that died fails; read then says how it died.
-	io.WriteString(tb.stdin, command+"\n")
-	return tb.read(command, v)
-}
-
-// read reads the answer to command ("" for the ready line) into v. The
-// server dying, printing something other than a JSON object, or answering
-// with an error is an error that says what it printed; the first two stop
-// it. There is no timeout: a hung PyTorch hangs the benchmark, as a hung
-// Stela run would.
-func (tb *torchBench) read(command string, v any) error {
-	after := ""
-	if command != "" {
-		after = fmt.Sprintf(" after %q", command)
-	}
-	line, err := tb.stdout.ReadBytes('\n')
-	if err != nil {
-		if len(bytes.TrimSpace(line)) > 0 { // a last line without a newline
-			return tb.fail(fmt.Errorf("%s printed %q%s, then %v", tb.name(), line, after, err))
-		}
-		return tb.died(after)
-	}
-	line = bytes.TrimSpace(line)
-	var e struct {
-		Error *string `json:"error"`
-	}
-	if err := json.Unmarshal(line, &e); err != nil || line[0] != '{' {
-		return tb.fail(fmt.Errorf("%s printed %q%s, not a JSON object", tb.name(), line, after))
-	}
-	if e.Error != nil {
-		return fmt.Errorf("%s: %s: %s", tb.name(), command, *e.Error)
-	}
-	if err := json.Unmarshal(line, v); err != nil {
-		return tb.fail(fmt.Errorf("%s printed %q%s: %v", tb.name(), line, after, err))
-	}
-	return nil
-}
-
-// died is the error of a server whose stdout ended: its exit status and
-// the last line of its stderr (a Python traceback ends with the exception).
-func (tb *torchBench) died(after string) error {
-	tb.stdin.Close()
-	err := tb.cmd.Wait()
-	tb.cmd = nil
-	if err == nil {
-		err = fmt.Errorf("exited")
-	}
-	msg := strings.TrimSpace(tb.stderr.String())
-	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-		msg = msg[i+1:]
-	}
-	if msg != "" {
-		msg = ": " + msg
-	}
-	return fmt.Errorf("%s: %v%s%s", tb.name(), err, after, msg)
-}
-
-// fail stops a server that cannot be trusted any more and returns err.
-func (tb *torchBench) fail(err error) error {
-	if tb.cmd != nil {
-		tb.cmd.Process.Kill()
-		tb.stdin.Close()
-		tb.cmd.Wait()
-		tb.cmd = nil
-	}
-	return err
-}
-
-// stop asks the server to quit and waits for it, killing it if it does not
-// exit in a few seconds.
-func (tb *torchBench) stop() {
-	if tb.cmd == nil {
-		return
-	}
-	io.WriteString(tb.stdin, "quit\n")
-	tb.stdin.Close()
-	p := tb.cmd.Process
-	t := time.AfterFunc(5*time.Second, func() { p.Kill() })
-	tb.cmd.Wait()
-	t.Stop()
-	tb.cmd = nil
-}
-
-// startTorch starts PyTorch's server if it is not running yet.
-func (b *bencher) startTorch() {
-	if err := b.tb.start(); err != nil {
-		b.torchFailed(err)
-	}
-}
-
-// torchFailed reports why PyTorch cannot run, once, and stops using it.
-// Stela's side goes on, but the comparison asked for did not happen: the
-// command exits 1.
-func (b *bencher) torchFailed(err error) {
-	tb := b.tb
-	b.failed = true
-	if !tb.reported {
-		fmt.Fprintf(b.stderr, "stela bench: PyTorch: %v\n", err)
-		tb.reported = true
-	}
-	tb.err = err
-	tb.fail(nil)
-}
-
-// torchMeasurement is PyTorch's side of one measurement. Its methods do
-// nothing on a nil receiver (no PyTorch) or once PyTorch has failed.
-type torchMeasurement struct {
-	b *bencher
-	torchMetric
-	runs int // timed runs answered
-}
-
-// torchPartner is PyTorch's side of Stela's measurement of mode if a
-// target compares that with PyTorch on metric, else nil.
-func (b *bencher) torchPartner(workload, mode, metric string) *torchMeasurement {
-	tm := torchMetric{workload, torchEager, metric}
-	if b.tb == nil || !slices.Contains(benchTorchMetricsOf(workload), tm) {
-		return nil
-	}
-	for _, v := range benchVsTorch {
-		if v.workload == workload && v.mode == mode {
-			return &torchMeasurement{b: b, torchMetric: tm}
-		}
-	}
-	return nil
-}
-
-func (tm *torchMeasurement) do(command string, v any) bool {
-	if tm == nil || tm.b.tb.err != nil {
-		return false
-	}
-	if err := tm.b.tb.call(command+" "+tm.id()+" "+tm.metric, v); err != nil {
-		tm.b.torchFailed(err)
-		return false
-	}
-	return true
-}
-
-// benchSettle is the pause before a run that follows the other side's.
-// After a parallel call, OpenBLAS's idle worker threads spin (yielding)
-// for up to 2^28 cycles, about 0.1 s here, and PyTorch's OpenMP threads
-// spin too: without a pause, a run that followed the other side's shared
-// the two cores with its spinning threads (W3 1024³ measured 0.57x of
-// PyTorch interleaved, 1.1x in blocks).
-const benchSettle = 250 * time.Millisecond
-
-// settle pauses before switching sides, when there is a PyTorch side.
-func (tm *torchMeasurement) settle() {
-	if tm != nil && tm.b.tb.err == nil {
-		time.Sleep(benchSettle)
-	}
-}
-
-// warmup is PyTorch's warm-up call (the first makes the inputs).
-func (tm *torchMeasurement) warmup() {
-	var r struct {
-		Warmup *float64 `json:"warmup"`
-	}
-	if tm.do("warmup", &r) && r.Warmup == nil {
-		tm.b.torchFailed(fmt.Errorf("%s: warmup %s %s: no \"warmup\" in the answer", tm.b.tb.name(), tm.id(), tm.metric))
-	}
-}
-
-// run is one timed run of PyTorch's.
-func (tm *torchMeasurement) run() {
-	var r struct {
-		Sample *float64 `json:"sample"`
-	}
-	if !tm.do("run", &r) {
-		return
-	}
-	if r.Sample == nil {
-		tm.b.torchFailed(fmt.Errorf("%s: run %s %s: no \"sample\" in the answer", tm.b.tb.name(), tm.id(), tm.metric))
-		return
-	}
-	tm.runs++
-}
-
-// finish fetches PyTorch's result over its timed runs, for b.torch.
-func (tm *torchMeasurement) finish() {
-	if tm == nil || tm.runs == 0 {
-		return
-	}
-	var r benchResult
-	if !tm.do("result", &r) {
-		return
-	}
-	if r.Workload != tm.workload || r.Metric != tm.metric || r.Mode != tm.mode || r.Runs != tm.runs {
-		tm.b.torchFailed(fmt.Errorf("%s: result %s %s: got %s %s %s over %d runs, want %s over %d",
-			tm.b.tb.name(), tm.id(), tm.metric, r.Workload, r.Mode, r.Metric, r.Runs, tm.mode, tm.runs))
-		return
-	}
-	if tm.b.torchResults == nil {
-		tm.b.torchResults = map[torchMetric]benchResult{}
-	}
-	tm.b.torchResults[tm.torchMetric] = r
-}
-
-// torch prints PyTorch's results of workload, in the order of
-// benchTorchMetrics. A metric whose Stela measurement never ran (its
-// workload failed first) is measured by PyTorch alone.
-func (b *bencher) torch(workload string) {
-	for _, key := range benchTorchMetricsOf(workload) {
-		if _, ok := b.torchResults[key]; !ok {
-			tm := &torchMeasurement{b: b, torchMetric: key}
-			tm.warmup()
-			for range b.runs {
-				tm.run()
-			}
-			tm.finish()
-		}
-		if r, ok := b.torchResults[key]; ok {
-			b.emit(r)
-		}
-	}
-}
-
-// checkBenchTargets evaluates the targets on the results. Targets against
-// PyTorch are checked only when it ran.
-func checkBenchTargets(rs []benchResult, torch bool) []benchTarget {
-	find := func(workload, mode, metric string) *benchResult {
-		for i := range rs {
-			r := &rs[i]
-			if r.Workload == workload && r.Mode == mode && r.Metric == metric && r.Error == "" {
-				return r
-			}
-		}
-		return nil
-	}
-	var ts []benchTarget
-	vsTorch := func(workload, mode, desc string, want float64, strict bool) {
-		for _, s := range rs {
-			if s.Workload != workload || s.Mode != mode || s.Error != "" {
-				continue
-			}
-			t := find(workload, torchEager, s.Metric)
-			if t == nil {
-				continue
-			}
-			ratio := t.Median / s.Median // times: how many times faster
-			if s.Unit == "GFLOP/s" || s.Unit == "GB/s" {
-				ratio = s.Median / t.Median
-			}
-			op := "≥"
-			ok := ratio >= want
-			if strict {
-				op, ok = ">", ratio > want
-			}
-			ts = append(ts, benchTarget{
-				Target: fmt.Sprintf("%s %s %s %s", workload, mode, s.Metric, desc), Workload: workload, Mode: mode, Metric: s.Metric,
-				Stela: s.Median, Torch: t.Median, Unit: s.Unit, Ratio: ratio,
-				Want: fmt.Sprintf("%s %gx", op, want), OK: ok,
-			})
-		}
-	}
-	if torch {
-		for _, v := range benchVsTorch {
-			vsTorch(v.workload, v.mode, v.desc, v.want, v.strict)
-		}
-	}
-	for _, c := range []struct {
-		metric, desc string
-		limit        float64
-	}{
-		{w6First, "compile latency, empty cache, under 2 s", 2000},
-		{w6Warm, "compile latency, warm disk cache, under 100 ms", 100},
-		{w6TrainFirst, "training step compile latency, empty cache, under 1 s", 1000},
-		{w6TrainWarm, "training step compile latency, warm disk cache, under 20 ms", 20},
-	} {
-		if s := find("W6", "compiled", c.metric); s != nil {
-			ts = append(ts, benchTarget{
-				Target: "W6 " + c.desc, Workload: "W6", Mode: "compiled", Metric: c.metric, Stela: s.Median, Unit: s.Unit,
-				Want: fmt.Sprintf("< %g %s", c.limit, s.Unit), OK: s.Median < c.limit,
-			})
-		}
-	}
-	return ts
-}
-
-func (b *bencher) printTargets(ts []benchTarget, tb *torchBench) {
-	if b.json {
-		for _, t := range ts {
-			writeJSONLine(b.out, t)
-		}
-		return
-	}
-	if len(ts) > 0 {
-		fmt.Fprintln(b.lines, "targets:")
-	}
-	for _, t := range ts {
-		fmt.Fprintln(b.lines, "  "+formatBenchTarget(t))
-	}
-	if tb != nil && tb.err != nil {
-		fmt.Fprintf(b.lines, "  (PyTorch did not run: the targets against it were not checked)\n")
-	}
-}
-
-// formatBenchTarget is a target's text line.
-func formatBenchTarget(t benchTarget) string {
-	verdict := "MISSED"
-	if t.OK {
-		verdict = "ok"
-	}
-	if t.Torch == 0 {
-		return fmt.Sprintf("%-6s %s: %s %s (want %s)", verdict, t.Target, benchNum(t.Stela), t.Unit, t.Want)
-	}
-	return fmt.Sprintf("%-6s %s: stela %s, torch %s %s: %s (want %s)",
-		verdict, t.Target, benchNum(t.Stela), benchNum(t.Torch), t.Unit, benchRatio(t.Ratio), t.Want)
-}
-
-// benchEnvironment describes the run for the markdown table's heading:
-// date, commit, machine, Go.
-func benchEnvironment(device string, runs int) string {
-	commit := "unknown commit"
-	if out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil {
-		commit = "commit " + strings.TrimSpace(string(out))
-		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
-			commit += " with uncommitted changes"
-		}
-	}
-	cpu := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				cpu = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	return fmt.Sprintf("%s, %s; %s, %d CPUs; %s; device %s, %s; median of %d runs",
-		time.Now().UTC().Format("2006-01-02"), commit, cpu, goruntime.NumCPU(), goruntime.Version(), device, benchThreads(), runs)
-}
-
-// benchMarkdown is the results table of docs/performance.md: one row per
-// Stela measurement, with PyTorch's of the same metric and the target.
-func benchMarkdown(env string, rs []benchResult, ts []benchTarget) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Measured %s.", env)
-	for _, r := range rs {
-		if r.Mode == "torch-eager" && r.TorchVersion != "" {
-			fmt.Fprintf(&b, " PyTorch %s, %d threads.", r.TorchVersion, r.Threads)
-			break
-		}
-	}
-	b.WriteString("\n\n| workload | mode | metric | Stela | PyTorch eager | Stela vs PyTorch | target |\n")
-	b.WriteString("| --- | --- | --- | ---: | ---: | ---: | --- |\n")
-	cell := func(r *benchResult) string {
-		if r == nil {
-			return "–"
-		}
-		if r.Error != "" {
-			return "error: " + strings.ReplaceAll(r.Error, "|", "\\|")
-		}
-		return benchValue(*r)
-	}
-	for i := range rs {
-		r := &rs[i]
-		if strings.HasPrefix(r.Mode, "torch-") {
-			continue
-		}
-		var torch *benchResult
-		for j := range rs {
-			if t := &rs[j]; t.Mode == "torch-eager" && t.Workload == r.Workload && t.Metric == r.Metric && t.Error == "" {
-				torch = t
-			}
-		}
-		ratio := "–"
-		if torch != nil && r.Error == "" {
-			x := torch.Median / r.Median
-			if r.Unit == "GFLOP/s" || r.Unit == "GB/s" {
-				x = r.Median / torch.Median
-			}
-			ratio = benchRatio(x)
-		}
-		target := "–"
-		for _, t := range ts {
-			if t.Workload == r.Workload && t.Mode == r.Mode && t.Metric == r.Metric {
-				target = t.Want + ": **missed**"
-				if t.OK {
-					target = t.Want + ": ok"
-				}
-			}
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", r.Workload, r.Mode, r.Metric, cell(r), cell(torch), ratio, target)
-	}
-	return b.String()
 }

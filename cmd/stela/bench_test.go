@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,21 +91,25 @@ func TestBenchNum(t *testing.T) {
 }
 
 func TestBenchSchedule(t *testing.T) {
-	str := func(s []bool) string {
+	str := func(s []int) string {
 		var b strings.Builder
-		for _, stela := range s {
-			if stela {
-				b.WriteByte('A')
-			} else {
-				b.WriteByte('B')
-			}
+		for _, side := range s {
+			b.WriteByte(byte('A' + side))
 		}
 		return b.String()
 	}
 	for runs, want := range map[int]string{1: "AB", 2: "ABBA", 3: "ABBAAB", 4: "ABBAABBA", 5: "ABBAABBAAB"} {
-		if got := str(benchSchedule(runs)); got != want {
-			t.Errorf("benchSchedule(%d) = %s, want %s", runs, got, want)
+		if got := str(benchSchedule(runs, 2)); got != want {
+			t.Errorf("benchSchedule(%d, 2) = %s, want %s", runs, got, want)
 		}
+	}
+	for runs, want := range map[int]string{1: "ABC", 2: "ABCCBA", 3: "ABCCBAABC"} {
+		if got := str(benchSchedule(runs, 3)); got != want {
+			t.Errorf("benchSchedule(%d, 3) = %s, want %s", runs, got, want)
+		}
+	}
+	if got := str(benchSchedule(3, 1)); got != "AAA" {
+		t.Errorf("benchSchedule(3, 1) = %s, want AAA", got)
 	}
 }
 
@@ -130,24 +135,24 @@ func fakeTorchServe(t *testing.T, runs int, body string) (*bencher, *bytes.Buffe
 	}
 	var stderr bytes.Buffer
 	b := &bencher{runs: runs, out: io.Discard, lines: io.Discard, stderr: &stderr}
-	b.tb = newTorchBench(sh, script, 1)
-	t.Cleanup(b.tb.stop)
+	b.peers = []*torchBench{newTorchBench(sh, script, 1)}
+	t.Cleanup(b.peers[0].stop)
 	return b, &stderr
 }
 
 // fakeTorchLoop is a well-behaved server; it appends "b" to $LOG for a
 // warm-up and "B" for a timed run.
 const fakeTorchLoop = `echo '{"ready": true, "torch_version": "fake", "threads": 1}'
-n=0
 while read -r cmd w m; do
 	case "$w" in
 	*/*) mode=${w#*/}; w=${w%%/*};;
 	*) mode=torch-eager;;
 	esac
+	key=$(echo "$w$mode" | tr -c 'A-Za-z0-9\n' _)
 	case "$cmd" in
-	warmup) printf b >>"$LOG"; n=0; echo '{"warmup": 0.5}';;
-	run) printf B >>"$LOG"; n=$((n+1)); echo '{"sample": 2}';;
-	result) printf '{"workload": "%s", "mode": "%s", "metric": "%s", "unit": "u", "median": 2, "min": 2, "max": 2, "runs": %d, "samples": [2], "threads": 1, "torch_version": "fake"}\n' "$w" "$mode" "$m" "$n";;
+	warmup) printf b >>"$LOG"; eval "n_$key=0"; echo '{"warmup": 0.5}';;
+	run) printf B >>"$LOG"; eval "n_$key=\$((n_$key+1))"; echo '{"sample": 2}';;
+	result) eval "n=\$n_$key"; printf '{"workload": "%s", "mode": "%s", "metric": "%s", "unit": "u", "median": 2, "min": 2, "max": 2, "runs": %d, "samples": [2], "threads": 1, "torch_version": "fake"}\n' "$w" "$mode" "$m" "$n";;
 	quit) exit 0;;
 	*) echo '{"error": "bad command"}';;
 	esac
@@ -175,40 +180,62 @@ func TestTorchServeInterleaves(t *testing.T) {
 		_, err = f.WriteString("A")
 		return err
 	}
-	b.startTorch()
+	tb := b.peers[0]
+	b.startPeer(tb)
 
-	// W1 eager has a target against PyTorch: the runs alternate, after
-	// both warm-ups.
+	// W1 eager has targets against PyTorch and NumPy, both on PyTorch's
+	// side: the runs of the three alternate (A B C C B A ...), after the
+	// warm-ups.
 	ds, err := b.measure("W1", "eager", w1Metric, stela)
 	if err != nil || len(ds) != 3 {
 		t.Fatalf("measure: %d samples, %v; want 3, nil", len(ds), err)
 	}
-	if got, want := logged(), "AbABBAAB"; got != want {
-		t.Errorf("W1 eager ran %s, want %s (A Stela, B PyTorch, lower case warm-ups)", got, want)
+	if got, want := logged(), "AbbABBBBAABB"; got != want {
+		t.Errorf("W1 eager ran %s, want %s (A Stela, B PyTorch or NumPy, lower case warm-ups)", got, want)
 	}
 	// W2 eager has none: Stela alone.
 	b.measure("W2", "eager", w2Metric, stela)
 	if got, want := logged(), "AAAA"; got != want {
 		t.Errorf("W2 eager ran %s, want %s", got, want)
 	}
-	// W3 interleaves each size; b.torch prints PyTorch's results in
+	// W2 fused and compiled run together (a target compares them), with
+	// compiled's partner, PyTorch: fused (F), compiled (A), PyTorch (B)
+	// alternate F A B B A F F A B.
+	fused := func() error {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = f.WriteString("F")
+		return err
+	}
+	dss, errs := b.measureSides("W2", w2Metric, []benchSide{{"fused", fused}, {"compiled", stela}})
+	if len(dss[0]) != 3 || len(dss[1]) != 3 || errs[0] != nil || errs[1] != nil {
+		t.Errorf("measureSides: %d and %d samples, %v; want 3 each", len(dss[0]), len(dss[1]), errs)
+	}
+	if got, want := logged(), "FAbFABBAFFAB"; got != want {
+		t.Errorf("W2 fused and compiled ran %s, want %s", got, want)
+	}
+	// W3 interleaves each size; b.peerAlone prints PyTorch's results in
 	// metric order after the workload.
 	b.measure("W3", "compiled", w3Metric(1024), stela)
 	b.measure("W3", "compiled", w3Metric(2048), stela)
 	if got, want := logged(), "AbABBAABAbABBAAB"; got != want {
 		t.Errorf("W3 compiled ran %s, want %s", got, want)
 	}
-	b.torch("W1")
-	b.torch("W3")
+	b.peerAlone(tb, "W1")
+	b.peerAlone(tb, "W2")
+	b.peerAlone(tb, "W3")
 	// W5's Stela side never measured (its workload failed first, say):
 	// PyTorch measures alone.
-	b.torch("W5")
+	b.peerAlone(tb, "W5")
 	if got, want := logged(), "bBBB"; got != want {
 		t.Errorf("PyTorch alone ran %s, want %s", got, want)
 	}
 	// W4 has no target: PyTorch measures alone, in both its modes, the
 	// jit one named W4/torch-jit-trace to the server.
-	b.torch("W4")
+	b.peerAlone(tb, "W4")
 	if got, want := logged(), "bBBBbBBB"; got != want {
 		t.Errorf("PyTorch's W4 ran %s, want %s", got, want)
 	}
@@ -218,6 +245,8 @@ func TestTorchServeInterleaves(t *testing.T) {
 	}
 	want := []string{
 		"W1 torch-eager " + w1Metric + " runs 3",
+		"W1 numpy " + w1Metric + " runs 3",
+		"W2 torch-eager " + w2Metric + " runs 3",
 		"W3 torch-eager " + w3Metric(1024) + " runs 3",
 		"W3 torch-eager " + w3Metric(2048) + " runs 3",
 		"W5 torch-eager " + w5Metric + " runs 3",
@@ -227,11 +256,11 @@ func TestTorchServeInterleaves(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("PyTorch's results (-want +got):\n%s", d)
 	}
-	if stderr.Len() != 0 || b.tb.err != nil || b.failed {
-		t.Errorf("stderr %q, error %v, failed %v; want none", stderr, b.tb.err, b.failed)
+	if stderr.Len() != 0 || tb.err != nil || b.failed {
+		t.Errorf("stderr %q, error %v, failed %v; want none", stderr, tb.err, b.failed)
 	}
-	b.tb.stop()
-	if b.tb.cmd != nil {
+	tb.stop()
+	if tb.cmd != nil {
 		t.Error("stop left the server running")
 	}
 }
@@ -239,7 +268,7 @@ func TestTorchServeInterleaves(t *testing.T) {
 func TestTorchServeFailures(t *testing.T) {
 	// answer is the loop's answer to a timed run.
 	loop := func(answer string) string {
-		return strings.Replace(fakeTorchLoop, `printf B >>"$LOG"; n=$((n+1)); echo '{"sample": 2}'`, answer, 1)
+		return strings.Replace(fakeTorchLoop, `printf B >>"$LOG"; eval "n_$key=\$((n_$key+1))"; echo '{"sample": 2}'`, answer, 1)
 	}
 	for _, tc := range []struct {
 		name, script, want string
@@ -263,10 +292,11 @@ func TestTorchServeFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, stderr := fakeTorchServe(t, 3, "LOG=/dev/null\n"+tc.script)
-			b.startTorch()
+			tb := b.peers[0]
+			b.startPeer(tb)
 			calls := 0
 			ds, err := b.measure("W1", "eager", w1Metric, func() error { calls++; return nil })
-			b.torch("W1")
+			b.peerAlone(tb, "W1")
 			// Stela's side is whole whatever PyTorch does.
 			if err != nil || len(ds) != 3 || calls != 4 {
 				t.Errorf("Stela: %d samples of %d calls, %v; want 3 of 4, nil", len(ds), calls, err)
@@ -280,8 +310,8 @@ func TestTorchServeFailures(t *testing.T) {
 			if len(b.results) != 0 {
 				t.Errorf("results %+v, want none from a failed PyTorch", b.results)
 			}
-			if b.tb.err == nil || b.tb.cmd != nil {
-				t.Errorf("after a failure: error %v, server running %v; want an error and no server", b.tb.err, b.tb.cmd != nil)
+			if tb.err == nil || tb.cmd != nil {
+				t.Errorf("after a failure: error %v, server running %v; want an error and no server", tb.err, tb.cmd != nil)
 			}
 			// The comparison asked for did not happen: exit status 1.
 			if !b.failed {
@@ -309,6 +339,9 @@ func TestCheckBenchTargets(t *testing.T) {
 		res("W5", "torch-eager", "block", "ms", 100), // equal is not faster
 		res("W6", "compiled", w6First, "ms", 1999),
 		res("W6", "compiled", w6Warm, "ms", 100), // not under 100
+		res("W2", "bound", "gelu", "ms", 9.5),    // 0.95x of the bound: ok (≥ 1/1.1)
+		res("W2", "fused", "gelu", "ms", 16),     // 1.6x compiled's time: missed
+		res("W2", "jax-jit", "gelu", "ms", 9),    // slower than JAX: missed
 	}
 	type verdict struct {
 		Metric string
@@ -316,28 +349,34 @@ func TestCheckBenchTargets(t *testing.T) {
 		OK     bool
 	}
 	var got []verdict
-	for _, tg := range checkBenchTargets(rs, true) {
+	for _, tg := range checkBenchTargets(rs) {
 		got = append(got, verdict{tg.Metric, tg.Ratio, tg.OK})
 	}
 	want := []verdict{
-		{"add", 0.5, false},
-		{"gelu", 3, true},
+		{"add", 0.5, false}, // at least 2x PyTorch
+		{"gelu", 3, true},   // at least 3x PyTorch
 		{"mm1024", 0.9, true},
 		{"mm2048", 0.8, false},
 		{"block", 1, false},
+		{"gelu", 0.9, false}, // no slower than JAX
+		{"gelu", 0.95, true}, // within 1.1x of the bound
+		{"gelu", 10.0 / 16, false},
 		{w6First, 0, true},
+		{w6Warm, 0, false},
 		{w6Warm, 0, false},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("checkBenchTargets (-want +got):\n%s", d)
 	}
-	// Without PyTorch only the absolute targets remain.
-	if n := len(checkBenchTargets(rs, false)); n != 2 {
-		t.Errorf("checkBenchTargets without torch: %d targets, want 2 (W6's)", n)
+	// Without the peers' results only the absolute targets and those
+	// against the bound and Stela's own modes remain.
+	own := slices.DeleteFunc(slices.Clone(rs), func(r benchResult) bool { return r.Mode == "torch-eager" || r.Mode == "jax-jit" })
+	if n := len(checkBenchTargets(own)); n != 5 {
+		t.Errorf("checkBenchTargets without peers: %d targets, want 5 (the bound's, fused's and W6's)", n)
 	}
 	// A failed measurement checks nothing.
 	rs[0].Error = "boom"
-	for _, tg := range checkBenchTargets(rs, true) {
+	for _, tg := range checkBenchTargets(rs) {
 		if tg.Workload == "W1" {
 			t.Errorf("target %q checked on a failed measurement", tg.Target)
 		}
@@ -346,8 +385,8 @@ func TestCheckBenchTargets(t *testing.T) {
 
 func TestFormatBenchTarget(t *testing.T) {
 	got := formatBenchTarget(benchTarget{Target: "W2 compiled gelu at least 3x faster than PyTorch eager",
-		Stela: 10, Torch: 35, Unit: "ms", Ratio: 3.5, Want: "≥ 3x", OK: true})
-	want := "ok     W2 compiled gelu at least 3x faster than PyTorch eager: stela 10.0, torch 35.0 ms: 3.50x (want ≥ 3x)"
+		Stela: 10, Vs: "torch-eager", Peer: 35, Unit: "ms", Ratio: 3.5, Want: "≥ 3x", OK: true})
+	want := "ok     W2 compiled gelu at least 3x faster than PyTorch eager: stela 10.0, torch-eager 35.0 ms: 3.50x (want ≥ 3x)"
 	if got != want {
 		t.Errorf("formatBenchTarget:\n got %s\nwant %s", got, want)
 	}
@@ -370,6 +409,14 @@ func TestBenchTorchMetrics(t *testing.T) {
 	if d := cmp.Diff(want, benchTorchMetrics()); d != "" {
 		t.Errorf("benchTorchMetrics differs from test/bench/testdata/metrics.txt (-file +code):\n%s", d)
 	}
+	b, err = os.ReadFile(filepath.Join("..", "..", "test", "bench", "testdata", "jax_metrics.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = strings.Split(strings.TrimSpace(string(b)), "\n")
+	if d := cmp.Diff(want, benchJAXMetrics()); d != "" {
+		t.Errorf("benchJAXMetrics differs from test/bench/testdata/jax_metrics.txt (-file +code):\n%s", d)
+	}
 }
 
 func TestBenchMarkdown(t *testing.T) {
@@ -381,15 +428,19 @@ func TestBenchMarkdown(t *testing.T) {
 		{Workload: "W3", Mode: "torch-eager", Metric: "mm", Unit: "GFLOP/s", Median: 40, Runs: 5, Threads: 2, TorchVersion: "1.13.0"},
 		{Workload: "W5", Mode: "compiled", Metric: "block", Error: "a | b"},
 	}
-	got := benchMarkdown("today", rs, checkBenchTargets(rs, true))
+	got := benchMarkdown("today", rs, checkBenchTargets(rs))
 	want := `Measured today. PyTorch 1.13.0, 2 threads.
 
-| workload | mode | metric | Stela | PyTorch eager | Stela vs PyTorch | target |
-| --- | --- | --- | ---: | ---: | ---: | --- |
-| W2 | eager | gelu | 100 ms | 40.0 ms | 0.40x | – |
-| W2 | compiled | gelu | 10.0 ms (3.40 GB/s) | 40.0 ms | 4.00x | ≥ 3x: ok |
-| W3 | compiled | mm | 20.0 GFLOP/s | 40.0 GFLOP/s | 0.50x | ≥ 0.9x: **missed** |
-| W5 | compiled | block | error: a \| b | – | – | – |
+| workload | metric | bound | Stela eager | Stela fused | Stela compiled | PyTorch | NumPy | JAX |
+| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| W2 | gelu | – | 100 ms | – | 10.0 ms (3.40 GB/s) | 40.0 ms | – | – |
+| W3 | mm | – | – | – | 20.0 GFLOP/s | 40.0 GFLOP/s | – | – |
+| W5 | block | – | – | – | error: a \| b | – | – | – |
+
+| target | Stela | compared with | ratio | want | |
+| --- | ---: | ---: | ---: | --- | --- |
+| W2 compiled gelu at least 3x faster than PyTorch eager | 10.0 ms | torch-eager 40.0 ms | 4.00x | ≥ 3x | ok |
+| W3 compiled mm at least 90% of PyTorch | 20.0 GFLOP/s | torch-eager 40.0 GFLOP/s | 0.50x | ≥ 0.9x | **missed** |
 `
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("benchMarkdown (-want +got):\n%s", d)

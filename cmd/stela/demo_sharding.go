@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/stela-ml/stela/frontend/examples"
 	"github.com/stela-ml/stela/frontend/sharding"
+	"github.com/stela-ml/stela/runtime"
 )
 
 // runDemoSharding is `stela demo sharding`: every sharding case
@@ -36,6 +38,19 @@ func runDemoSharding(args []string, stdout, stderr io.Writer) error {
 			return usagef("unknown mode %q (want partition or annotate)", m)
 		}
 	}
+	// Under stela launch (STELA_COORDINATOR set) every process joins the
+	// job, and the mesh spans all of them: --devices/N devices of each.
+	job, err := runtime.InitDistributedFromEnv(context.Background())
+	if err != nil {
+		return err
+	}
+	var names []string
+	if job != nil {
+		defer job.Close()
+		if names, err = jobDevices(*devices, job.NumProcesses()); err != nil {
+			return err
+		}
+	}
 	cases := examples.ShardingCases()
 	if len(pos) > 0 {
 		var sel []*examples.ShardingCase
@@ -57,13 +72,17 @@ func runDemoSharding(args []string, stdout, stderr io.Writer) error {
 		cases = sel
 	}
 	if !*asJSON {
-		fmt.Fprintf(stdout, "stela demo sharding on %d CPU devices: each case sharded, in each mode, against the program unsharded\n\n", *devices)
+		fmt.Fprintf(stdout, "stela demo sharding on %d CPU devices: each case sharded, in each mode, against the program unsharded\n", *devices)
+		if job != nil {
+			fmt.Fprintf(stdout, "process %d of %d: the mesh's devices are %s\n", job.ProcessID(), job.NumProcesses(), strings.Join(names, ", "))
+		}
+		fmt.Fprintln(stdout)
 		fmt.Fprintf(stdout, "%-20s %-10s %-34s %12s %10s %10s  %s\n", "case", "mode", "collectives", "bytes moved", "max |Δ|", "tolerance", "ok")
 	}
 	bad := 0
 	for _, c := range cases {
 		for _, m := range ms {
-			r := c.RunSharding(*devices, m)
+			r := c.RunShardingOn(*devices, names, m)
 			if !r.OK {
 				bad++
 			}
@@ -106,6 +125,31 @@ func runDemoSharding(args []string, stdout, stderr io.Writer) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// jobDevices names the n CPU devices of the demo's meshes in a job of
+// procs processes: the first n/procs devices of each process, in process
+// order (the global device list's order).
+func jobDevices(n, procs int) ([]string, error) {
+	if n%procs != 0 {
+		return nil, usagef("--devices %d: in a job of %d processes the mesh takes the same number of devices from each (a multiple of %d)", n, procs, procs)
+	}
+	all, err := runtime.GlobalFamilyDevices("cpu")
+	if err != nil {
+		return nil, err
+	}
+	per := len(all) / procs
+	k := n / procs
+	if k > per {
+		return nil, fmt.Errorf("--devices %d: %d from each of %d processes, which have %d CPU devices each (set STELA_CPU_DEVICES)", n, k, procs, per)
+	}
+	var names []string
+	for p := range procs {
+		for i := range k {
+			names = append(names, all[p*per+i].Name())
+		}
+	}
+	return names, nil
 }
 
 func orEmpty(m map[string]int) map[string]int {

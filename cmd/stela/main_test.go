@@ -23,8 +23,11 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"stela":             func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
-		"stela-dist-helper": distHelper,
+		"stela":              func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"stela-dist-helper":  distHelper,
+		"stela-spmd-helper":  spmdHelper,
+		"stela-train-helper": trainHelper,
+		"stela-bench-helper": benchHelper,
 	})
 }
 
@@ -43,11 +46,21 @@ func TestScript(t *testing.T) {
 				return err
 			}
 			e.Setenv("STELABIN", filepath.Dir(exe))
+			// JAX's side of `stela bench --jax` finds jax there.
+			e.Setenv(torchbench.JAXPathEnv, os.Getenv(torchbench.JAXPathEnv))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "torch" {
+			switch cond {
+			case "torch":
 				return hasTorch(), nil
+			case "jax":
+				// CI installs jax (.ci/run): there, a missing one fails.
+				err := hasJAX()
+				if err != nil && os.Getenv("CI") == "true" {
+					return false, fmt.Errorf("CI=true, but `stela bench --jax` cannot run: %v", err)
+				}
+				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -59,6 +72,14 @@ func TestScript(t *testing.T) {
 var hasTorch = sync.OnceValue(func() bool {
 	_, err := torchbench.Python("")
 	return err == nil
+})
+
+// hasJAX is the [jax] condition: a python3 on PATH finds jax with
+// $STELA_JAXLIB_PYTHONPATH, so `stela bench --jax` can run; the error
+// says why not.
+var hasJAX = sync.OnceValue(func() error {
+	_, err := torchbench.JAXPython("")
+	return err
 })
 
 // mknpy writes a .npy file: mknpy FILE TYPE V1 V2 ..., with TYPE in .sir

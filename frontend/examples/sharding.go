@@ -300,10 +300,21 @@ func (c *ShardingCase) Annotated(n int, seed uint64) (*ShardingProgram, error) {
 // RunSharding runs the case on n CPU devices in the given mode and
 // compares it with the program unsharded on one device.
 func (c *ShardingCase) RunSharding(n int, mode sharding.Mode) (res ShardingResult) {
+	return c.RunShardingOn(n, nil, mode)
+}
+
+// RunShardingOn is RunSharding on the named devices (nil: the first n
+// CPU devices). In a job (runtime.InitDistributed) the devices may be
+// those of several processes: every process runs the case on the same
+// mesh, and the results are gathered (sharding.Gather) to be compared.
+func (c *ShardingCase) RunShardingOn(n int, devices []string, mode sharding.Mode) (res ShardingResult) {
 	res = ShardingResult{Case: c.Name, Mode: mode.String(), Devices: n, Tolerance: c.Tolerance}
 	err := tensor.Catch(func() {
 		axes, shape := c.Mesh(n)
-		mesh, err := sharding.NewMesh(axes, shape, "cpu")
+		if devices == nil {
+			devices = []string{"cpu"}
+		}
+		mesh, err := sharding.NewMesh(axes, shape, devices...)
 		if err != nil {
 			panic(err)
 		}
@@ -333,7 +344,9 @@ func (c *ShardingCase) RunSharding(n int, mode sharding.Mode) (res ShardingResul
 				if sh := got[i].Sharding(); sh == nil && n > 1 {
 					panic(fmt.Errorf("result #%d is not sharded", i))
 				}
-				res.MaxAbsDiff = math.Max(res.MaxAbsDiff, maxAbsDiff(got[i].Float32s(), want[i].Float32s()))
+				// Gathered: on a mesh across processes, no process holds
+				// every piece (it is the result itself elsewhere).
+				res.MaxAbsDiff = math.Max(res.MaxAbsDiff, maxAbsDiff(sharding.Gather(got[i]).Float32s(), want[i].Float32s()))
 			}
 			if c.Steps > 0 {
 				k := len(want) - 1

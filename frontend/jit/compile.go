@@ -31,6 +31,7 @@ type compileConfig struct {
 	donate   []int // Donate's parameter indices (donate.go)
 	// in and out are InShardings' and OutShardings' (sharding.go).
 	in, out []sharding.Sharding
+	buckets []bucketing // Buckets (buckets.go)
 }
 
 // WithPipeline replaces the pass pipeline (passes.Default) run on every
@@ -135,6 +136,9 @@ func Compile[F any](fn F, opts ...Option) F {
 		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
 	}
 	if err := c.checkDonate(); err != nil {
+		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
+	}
+	if err := c.checkBuckets(); err != nil {
 		panic(fmt.Sprintf("jit.Compile %s: %v", cfg.name, err))
 	}
 	return reflect.MakeFunc(c.ft, c.call).Interface().(F)
@@ -372,6 +376,10 @@ func sigKey(parts []sigPart) string {
 }
 
 func (c *compiledFunc) callErr(in []reflect.Value) ([]reflect.Value, error) {
+	in, err := c.bucket(in) // buckets.go
+	if err != nil {
+		return nil, err
+	}
 	a, err := c.args(in)
 	if err != nil {
 		return nil, err

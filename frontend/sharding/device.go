@@ -46,6 +46,9 @@ func (d *meshDevice) Put(l *ir.Literal) (runtime.Buffer, error) {
 func (d *meshDevice) put(l *ir.Literal, sh *ir.Sharding) (*shardedBuffer, error) {
 	b := &shardedBuffer{typ: l.Type, dev: d, sh: sh.Clone(), pieces: make([]runtime.Buffer, len(d.m.devices))}
 	for i, dev := range d.m.devices {
+		if !runtime.IsLocal(dev) {
+			continue // its process puts its own piece
+		}
 		piece := l
 		if !sh.IsReplicated() {
 			piece = ir.ShardLiteral(l, d.m.ir, sh, i)
@@ -408,7 +411,9 @@ func (e *meshExec) Run(args []runtime.Buffer, loc ir.Loc) ([]runtime.Buffer, err
 			return nil, fmt.Errorf("@%s: argument #%d: %w", e.name, i, err)
 		}
 		for k := range n {
-			per[k] = append(per[k], sb.pieces[k])
+			if sb.pieces[k] != nil { // nil: a device of another process
+				per[k] = append(per[k], sb.pieces[k])
+			}
 		}
 	}
 	outs, err := e.exe.RunDevices(per, loc)
@@ -419,7 +424,9 @@ func (e *meshExec) Run(args []runtime.Buffer, loc ir.Loc) ([]runtime.Buffer, err
 	for j := range e.out {
 		b := &shardedBuffer{typ: e.results[j], dev: e.d, sh: e.out[j], pieces: make([]runtime.Buffer, n)}
 		for k := range n {
-			b.pieces[k] = outs[k][j]
+			if outs[k] != nil { // nil: a device of another process
+				b.pieces[k] = outs[k][j]
+			}
 		}
 		res[j] = b
 	}
@@ -434,6 +441,13 @@ func (d *meshDevice) layout(a runtime.Buffer, sh *ir.Sharding) (*shardedBuffer, 
 			return nil, errors.New("the sharded tensor was freed")
 		}
 		return sb, nil
+	}
+	if sb, ok := a.(*shardedBuffer); ok && sb.dev == d && d.m.global() {
+		// No process holds every piece: reshard on the mesh.
+		if sb.freed {
+			return nil, errors.New("the sharded tensor was freed")
+		}
+		return d.reshard(sb, sh)
 	}
 	l, err := a.Literal()
 	if err != nil {
@@ -474,6 +488,15 @@ func (b *shardedBuffer) Literal() (*ir.Literal, error) {
 			pieces[i] = l
 			continue
 		}
+		if p == nil {
+			// On a device of another process; another device here may
+			// hold the same piece.
+			if j := b.localHolder(k); j >= 0 {
+				p = b.pieces[j]
+			} else {
+				return nil, fmt.Errorf("the sharded array %v (%v on %v) has pieces on devices of other processes of the job (%s holds one): a process reads only its own devices' pieces (Shards); sharding.Gather makes a copy every process can read", b.typ, b.sh, b.dev.m, b.dev.m.devices[i].Name())
+			}
+		}
 		l, err := p.Literal()
 		if err != nil {
 			return nil, err
@@ -484,6 +507,17 @@ func (b *shardedBuffer) Literal() (*ir.Literal, error) {
 		seen[k], pieces[i] = l, l
 	}
 	return ir.UnshardLiteral(pieces, m, b.sh, b.typ)
+}
+
+// localHolder is the index of a device of this process that holds the
+// block of key k, or -1.
+func (b *shardedBuffer) localHolder(k string) int {
+	for j, p := range b.pieces {
+		if p != nil && pieceKey(b.dev.m.ir, b.sh, j) == k {
+			return j
+		}
+	}
+	return -1
 }
 
 // pieceKey identifies the block mesh device i holds.
@@ -502,6 +536,9 @@ func (b *shardedBuffer) Free() {
 	}
 	b.freed = true
 	for _, p := range b.pieces {
+		if p == nil {
+			continue
+		}
 		if f, ok := p.(runtime.Freer); ok {
 			f.Free()
 		}

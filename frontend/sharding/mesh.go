@@ -87,7 +87,8 @@ func NewMesh(axes []string, shape []int, devices ...string) (*Mesh, error) {
 		} else {
 			family = runtime.DeviceFamily(tensor.DefaultDevice())
 		}
-		all, err := runtime.FamilyDevices(family)
+		// In a job: the devices of all its processes (collective).
+		all, err := runtime.GlobalFamilyDevices(family)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -104,7 +105,7 @@ func NewMesh(axes []string, shape []int, devices ...string) (*Mesh, error) {
 			return fail("mesh %v has %d devices, but %d are named (%s)", im, n, len(devices), strings.Join(devices, ", "))
 		}
 		for i, name := range devices {
-			d, err := runtime.Lookup(name)
+			d, err := lookupGlobal(name)
 			if err != nil {
 				return fail("device #%d: %v", i, err)
 			}

@@ -121,6 +121,14 @@ func constantAt(x *Tensor, l *ir.Literal) *Tensor {
 	if x != nil && x.sym != nil {
 		return emit(x, ir.OpConstant, nil, ir.ConstantAttr{Value: l})[0]
 	}
+	if x != nil && x.buf != nil && eagerMode.Load() == int32(EagerFused) {
+		// In fused eager mode a small constant (an op's 0.5, say) is part
+		// of the window's program, as it is of a traced one, rather
+		// than an input put on the device at each call.
+		if t := fusedConstant(x, l); t != nil {
+			return t
+		}
+	}
 	return put(x, l)
 }
 

@@ -78,6 +78,24 @@ func emitAt(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, a
 	if err != nil {
 		panic(ir.Errorf(here(), op.String(), "%v", err))
 	}
+	if eagerMode.Load() != int32(EagerPlain) || eagerEnvErr != nil {
+		if eagerEnvErr != nil {
+			panic(ir.Errorf(here(), op.String(), "%v", eagerEnvErr))
+		}
+		// Custom calls run at once: their targets are opaque, and one
+		// that does not compile fails at its own line. While and Case are
+		// control flow; other ops with regions (a reduction's body, a
+		// sort's comparator) record like any op.
+		if op != ir.OpCustomCall && op != ir.OpWhile && op != ir.OpCase && !debugNaNs() {
+			var ok bool
+			if dst, ok = fusedRecord(dst, dev, loc, op, args, attr, regions, committed); ok {
+				return dst
+			}
+		}
+		// A control-flow boundary, or an op that runs at once: the
+		// window runs first, in program order.
+		fusedFlushAll()
+	}
 	if r, ok := dev.(runtime.OpRunner); ok && len(regions) == 0 {
 		// The eager fast path finds the call site only if something fails:
 		// unwinding the stack would cost more than a cached dispatch.
@@ -96,7 +114,7 @@ func emitAt(dst []*Tensor, like *Tensor, loc ir.Loc, op ir.Op, args []*Tensor, a
 	g.done = true
 	bufs := make([]Buffer, len(g.caps))
 	for i, c := range g.caps {
-		bufs[i] = c.buf
+		bufs[i] = c.dbuf()
 	}
 	rs, err := dev.Run(g.fn, bufs)
 	if err != nil {
@@ -132,7 +150,7 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, loc ir.Loc, op ir.
 	var bufArr [4]Buffer
 	bufs := bufArr[:0]
 	for _, a := range args {
-		bufs = append(bufs, a.buf)
+		bufs = append(bufs, deviceBuffer(a.buf))
 	}
 	var rsArr [2]Buffer
 	// A zero location asks the device to find the call site itself if the
@@ -172,13 +190,13 @@ func eagerFast(dst []*Tensor, dev Device, r runtime.OpRunner, loc ir.Loc, op ir.
 
 // oneOpFunc is op as a function of its operands, one parameter of each
 // type in order.
-func oneOpFunc(loc ir.Loc, op ir.Op, types []ir.Type, attr any) (*ir.Func, error) {
+func oneOpFunc(loc ir.Loc, op ir.Op, types []ir.Type, attr any, regions ...*ir.Func) (*ir.Func, error) {
 	f := ir.NewFunc(op.String())
 	vals := make([]*ir.Value, len(types))
 	for i, t := range types {
 		vals[i] = f.AddParam(t, loc)
 	}
-	outs, err := f.Emit(loc, op, vals, attr)
+	outs, err := f.Emit(loc, op, vals, attr, regions...)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,19 @@ import (
 // Each case makes one error, which must be located at the line of this
 // file that carries the matching want comment.
 func TestErrorsAtCallSite(t *testing.T) {
+	wanttest.Check(t, "errors_test.go", callSiteErrors())
+}
+
+// TestFusedErrorsAtCallSite: the same errors, at the same lines, in fused
+// eager mode, where the ops record into a window instead of running.
+func TestFusedErrorsAtCallSite(t *testing.T) {
+	var errs []error
+	WithEagerMode(EagerFused, func() { errs = callSiteErrors() })
+	wanttest.Check(t, "errors_test.go", errs)
+}
+
+// callSiteErrors makes each error of TestErrorsAtCallSite.
+func callSiteErrors() []error {
 	x := f32([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
 	y := f32([]float32{1, 2, 3, 4, 5, 6}, 3, 2)
 	i := FromSlice([]int32{1, 2, 3})
@@ -44,5 +57,5 @@ func TestErrorsAtCallSite(t *testing.T) {
 	for k, c := range cases {
 		errs[k] = Catch(c)
 	}
-	wanttest.Check(t, "errors_test.go", errs)
+	return errs
 }

@@ -50,7 +50,9 @@ func allConcrete(ts []*Tensor) bool {
 // concrete, else calls body. sig spells body's static arguments (what,
 // besides the tensors' types and device, decides the program).
 func asProgram(name, sig string, args []*Tensor, body func(args []*Tensor) []*Tensor) []*Tensor {
-	if !allConcrete(args) {
+	if !allConcrete(args) || CurrentEagerMode() == EagerFused {
+		// Traced, or fused eager mode: the ops record where they go (in
+		// fused mode, into the open window, with whatever else it holds).
 		return body(args)
 	}
 	what := func(i int) string { return fmt.Sprintf("operand #%d", i) }
@@ -97,10 +99,10 @@ func asProgram(name, sig string, args []*Tensor, body func(args []*Tensor) []*Te
 	}
 	bufs := make([]Buffer, 0, len(moved)+len(p.caps))
 	for _, a := range moved {
-		bufs = append(bufs, a.buf)
+		bufs = append(bufs, a.dbuf())
 	}
 	for _, c := range p.caps {
-		bufs = append(bufs, c.buf)
+		bufs = append(bufs, c.dbuf())
 	}
 	var rs []Buffer
 	if p.exe != nil {

@@ -43,7 +43,9 @@ type Shard struct {
 
 // Shards lists where the pieces of a sharded tensor are, one per device
 // of its mesh in mesh order (devices that replicate a piece list it each);
-// a tensor held whole by one device is its only shard.
+// a tensor held whole by one device is its only shard. On a mesh over the
+// devices of several processes (a job), only this process's devices'
+// shards are listed (its addressable shards).
 func (t *Tensor) Shards() []Shard {
 	c := t.concrete()
 	if c == nil {
@@ -57,6 +59,9 @@ func (t *Tensor) Shards() []Shard {
 	lt := sh.ShardType(m, t.typ)
 	var out []Shard
 	for i, p := range sb.Pieces() {
+		if p == nil {
+			continue // on a device of another process of the job
+		}
 		start := make([]int, t.Rank())
 		limit := make([]int, t.Rank())
 		for d := range start {

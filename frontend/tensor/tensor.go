@@ -189,7 +189,15 @@ func (t *Tensor) Tracer() *Tracer {
 }
 
 // Buffer returns the storage of a concrete tensor, nil for a traced one.
-func (t *Tensor) Buffer() Buffer { return t.buf }
+// In fused eager mode it runs the open window first: the buffer is given
+// to code (jit, a device) that runs on it.
+func (t *Tensor) Buffer() Buffer {
+	if t.buf == nil {
+		return nil
+	}
+	fusedFlushAll()
+	return t.dbuf()
+}
 
 // key identifies what a tensor refers to, so that a trace capturing the
 // same value or buffer twice makes one parameter.
@@ -232,7 +240,13 @@ func donated(t *Tensor) string {
 	if t == nil || t.buf == nil {
 		return ""
 	}
-	de := runtime.DonatedTo(t.buf)
+	b := t.buf
+	if lb, ok := b.(*lazyBuf); ok {
+		if b = lb.materialized(); b == nil {
+			return ""
+		}
+	}
+	de := runtime.DonatedTo(b)
 	if de == nil {
 		return ""
 	}
@@ -275,6 +289,25 @@ func (t *Tensor) Err() error {
 func (t *Tensor) Free() {
 	if t == nil || t.buf == nil {
 		return
+	}
+	if fusedOpen.Load() {
+		// An input of the open window is freed: it runs first, as its
+		// ops would have in plain mode.
+		b := t.buf
+		if lb, ok := b.(*lazyBuf); ok {
+			b = lb.materialized()
+		}
+		if b != nil {
+			fusedFlushFor(b)
+		}
+	}
+	if b := t.buf; fusedKeptN.Load() != 0 {
+		if lb, ok := b.(*lazyBuf); ok {
+			b = lb.materialized()
+		}
+		if b != nil {
+			fusedBeforeFree(b)
+		}
 	}
 	if f, ok := t.buf.(runtime.Freer); ok {
 		f.Free()

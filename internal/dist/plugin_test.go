@@ -3,6 +3,7 @@ package dist_test
 import (
 	"errors"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -126,5 +127,58 @@ func TestPJRTDistributedTPU(t *testing.T) {
 	var perr *pjrt.Error
 	if !errors.As(err, &perr) {
 		t.Fatalf("error %T %v, want *pjrt.Error", err, err)
+	}
+}
+
+// The Stela CPU plugin takes node_id, num_nodes and the store: two
+// clients of a job of two processes (here two clients of one process, on
+// a real etcd) connect through Gloo, whose rendezvous goes through the
+// store, and each says which process it is.
+func TestPJRTDistributedStelaCPU(t *testing.T) {
+	path := realPlugin(t, "STELA_PJRT_PLUGIN")
+	e := etcd(t)
+	jobs, errs := joinAll(t, e.Endpoint, 2, nil)
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := pjrt.LoadPlugin(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := make([]*recording, 2)
+	clients := make([]*pjrt.Client, 2)
+	var wg sync.WaitGroup
+	for n := range 2 {
+		recs[n] = &recording{KeyValueStore: jobs[n].PJRTStore()}
+		d := jobs[n].PJRTOptions()
+		d.Store = recs[n]
+		wg.Go(func() {
+			clients[n], errs[n] = p.NewDistributedClient(d, pjrt.NamedValue{Name: "stela_gloo_host", Value: "127.0.0.1"}, pjrt.NamedValue{Name: "cpu_device_count", Value: int64(2)})
+		})
+	}
+	wg.Wait()
+	for n := range 2 {
+		if errs[n] != nil {
+			t.Fatalf("node %d: %v", n, errs[n])
+		}
+		defer clients[n].Destroy()
+		if got := clients[n].ProcessIndex(); got != n {
+			t.Errorf("node %d: ProcessIndex %d", n, got)
+		}
+		recs[n].mu.Lock()
+		ops := strings.Join(recs[n].ops, " ")
+		recs[n].mu.Unlock()
+		if !strings.Contains(ops, "put stela_cpu/gloo/") || !strings.Contains(ops, "get stela_cpu/gloo/") {
+			t.Errorf("node %d: Gloo's rendezvous did not use the store: %s", n, ops)
+		}
+	}
+	// Options that do not make a job are refused.
+	if _, err := p.NewClient(pjrt.NamedValue{Name: "node_id", Value: int64(0)}); err == nil || !strings.Contains(err.Error(), "create option node_id without num_nodes") {
+		t.Errorf("node_id alone: %v", err)
+	}
+	if _, err := p.NewClient(pjrt.NamedValue{Name: "node_id", Value: int64(0)}, pjrt.NamedValue{Name: "num_nodes", Value: int64(2)}); err == nil || !strings.Contains(err.Error(), "needs the key-value callbacks") {
+		t.Errorf("num_nodes 2 without a store: %v", err)
 	}
 }

@@ -47,7 +47,7 @@ type DebugFlags struct {
 // LogFlags are the topics of STELA_LOG; "all" turns every topic on.
 type LogFlags struct {
 	Compile   bool `word:"compile" help:"runtime: every program compiled, with its hash and time; CPU plugin compile worker: the time of each stage"`
-	Recompile bool `word:"recompile" help:"jit: why a call compiled again, with the call site and the signature it differs from"`
+	Recompile bool `word:"recompile" help:"jit: why a call compiled again, with the call site and the signature it differs from; and the bucket each call of a jit.Buckets function takes"`
 	Remarks   bool `word:"remarks" help:"passes: what each pass did, at the source line it concerns"`
 	Sharding  bool `word:"sharding" help:"sharding: for each sharded program compiled, every value's sharding and where it came from (user annotations, through which ops, with Go lines), conflicts with the bytes their reshards move, and the collectives of the partitioned program"`
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """PyTorch's side of `stela bench` (docs/performance.md).
 
-Runs the benchmark workloads W1 to W5 in PyTorch eager mode (W4 also with
+Runs the benchmark workloads W1 to W5 and W7 in PyTorch eager mode (W4 also with
 torch.jit.trace) and prints one JSON object per measurement, the same
 objects `stela bench --json` prints, with mode "torch-eager" (or
 "torch-jit-trace") and the thread count PyTorch used:
 
-    /usr/bin/python3 internal/torchbench/torch_bench.py [--workload W1,W2,W3,W4,W5] [--runs N] [--threads N] [--device cpu|cuda]
+    /usr/bin/python3 internal/torchbench/torch_bench.py [--workload W1,W2,W3,W4,W5,W7] [--runs N] [--threads N] [--device cpu|cuda]
 
 The stela binary carries this file (package torchbench embeds it) and runs
 it with the first python3 on PATH that can import torch: Debian's
@@ -17,7 +17,9 @@ Every measurement is one warm-up call, then --runs timed calls; the median
 is reported. With --device cuda the tensors live on the GPU and each timed
 call ends with torch.cuda.synchronize(), as Stela's end at a sync point. The workloads are written to match Stela's exactly:
 
-  W1  10,000 chained adds z = z + y of two f32[16] (us per op)
+  W1  10,000 chained adds z = z + y of two f32[16] (us per op), under
+      torch.inference_mode() (PyTorch's fastest eager dispatch); also, in
+      mode "numpy", the same loop on two NumPy float32[16] arrays
   W2  gelu_tanh(x*a+b) on f32[4194304], a and b f32 scalars (0-d tensors);
       GB/s counts one read of x and one write of y
   W3  f32 matmul n x n x n for n = 1024, 2048 (GFLOP/s)
@@ -37,6 +39,11 @@ call ends with torch.cuda.synchronize(), as Stela's end at a sync point. The wor
       12 heads, MLP 3072: frontend/examples/transformer.go op for op
       (pre-LayerNorm, x @ w + b projections, causal mask by where(row >=
       col, scores, -1e9), softmax, tanh GELU, two residuals)
+  W7  GPT-2 small (124M parameters, f32, random weights) as transformers'
+      GPT2LMHeadModel computes it, with its concatenating key/value cache:
+      prefill of a 128-token prompt (ms; the last token's logits read to
+      the host), and 128 decode steps from the prefilled cache feeding back
+      each row's argmax (ms per token), at batch 1 and 8
 
 --serve is how `stela bench --torch` runs it: one process for the whole
 invocation, taking "warmup", "run" and "result" commands on stdin (see
@@ -80,17 +87,24 @@ W3_SIZES = (1024, 2048)
 W4_METRIC = "mlp train step b256 784-1024-1024-10"
 W4_JIT = "torch-jit-trace"
 W5_METRIC = "gpt2-small block forward f32[4,256,768]"
+W7_PROMPT, W7_NEW, W7_BATCHES = 128, 128, (1, 8)
 
 
 def w3_metric(n):
     return f"matmul f32 {n}x{n}x{n}"
 
 
+def w7_metric(kind, batch):
+    return f"gpt2-small {kind} {W7_PROMPT} tokens b{batch}"
+
+
 EAGER = "torch-eager"
+NUMPY = "numpy"
 
 # (workload, mode, metric) of every measurement, in the order they run.
-METRICS = ([("W1", EAGER, W1_METRIC), ("W2", EAGER, W2_METRIC)] + [("W3", EAGER, w3_metric(n)) for n in W3_SIZES] +
-           [("W4", EAGER, W4_METRIC), ("W4", W4_JIT, W4_METRIC), ("W5", EAGER, W5_METRIC)])
+METRICS = ([("W1", EAGER, W1_METRIC), ("W1", NUMPY, W1_METRIC), ("W2", EAGER, W2_METRIC)] + [("W3", EAGER, w3_metric(n)) for n in W3_SIZES] +
+           [("W4", EAGER, W4_METRIC), ("W4", W4_JIT, W4_METRIC), ("W5", EAGER, W5_METRIC)] +
+           [("W7", EAGER, w7_metric(k, b)) for b in W7_BATCHES for k in ("prefill", "decode")])
 
 
 def workload_id(workload, mode):
@@ -161,15 +175,27 @@ def rand(*shape):
 
 
 def w1():
+    import numpy as np
+
     x, y = rand(16), rand(16)
+    nx, ny = x.cpu().numpy().copy(), y.cpu().numpy().copy()
 
     def rep():
-        z = x
+        with torch.inference_mode():
+            z = x
+            for _ in range(W1_OPS):
+                z = z + y
+            return z
+
+    def rep_numpy():
+        z = nx
         for _ in range(W1_OPS):
-            z = z + y
+            z = z + ny
         return z
 
-    return [Measurement("W1", W1_METRIC, "\u00b5s/op", rep, lambda t: t * 1e6 / W1_OPS)]
+    us = lambda t: t * 1e6 / W1_OPS
+    return [Measurement("W1", W1_METRIC, "\u00b5s/op", rep, us),
+            Measurement("W1", W1_METRIC, "\u00b5s/op", rep_numpy, us, mode=NUMPY)]
 
 
 def w2():
@@ -311,7 +337,80 @@ def w5():
     return [Measurement("W5", W5_METRIC, "ms", lambda: blk.forward(*args), lambda t: t * 1e3)]
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5}
+class GPT2:
+    """W7's model: GPT-2 small (124M parameters, f32, random weights),
+    written out in torch ops as transformers' GPT2LMHeadModel computes it
+    (tanh GELU, pre-LayerNorm, tied head), with Hugging Face's key/value
+    cache: each step concatenates its keys and values to the past ones."""
+
+    def __init__(self, vocab=50257, npos=1024, d=768, layers=12, heads=12):
+        g = torch.Generator().manual_seed(0)
+
+        def n(*shape, std=0.02, mean=0.0):
+            return (torch.randn(*shape, generator=g) * std + mean).to(DEVICE)
+
+        self.d, self.heads = d, heads
+        self.wte, self.wpe = n(vocab, d), n(npos, d)
+        self.blocks = [dict(ln1g=n(d, mean=1), ln1b=n(d), wqkv=n(d, 3 * d), bqkv=n(3 * d), wo=n(d, d), bo=n(d),
+                            ln2g=n(d, mean=1), ln2b=n(d), wfc=n(d, 4 * d), bfc=n(4 * d), wproj=n(4 * d, d), bproj=n(d))
+                       for _ in range(layers)]
+        self.lnfg, self.lnfb = n(d, mean=1), n(d)
+
+    def forward(self, ids, past):
+        """Logits of each row's last token [B, vocab] and the new cache."""
+        b, s = ids.shape
+        d, nh = self.d, self.heads
+        dh = d // nh
+        p = 0 if past is None else past[0][0].shape[2]
+        x = self.wte[ids] + self.wpe[torch.arange(p, p + s, device=ids.device)]
+        new = []
+        for i, w in enumerate(self.blocks):
+            h = F.layer_norm(x, (d,), w["ln1g"], w["ln1b"], 1e-5)
+            q, k, v = (h @ w["wqkv"] + w["bqkv"]).split(d, dim=-1)
+            q, k, v = (t.reshape(b, s, nh, dh).transpose(1, 2) for t in (q, k, v))
+            if past is not None:
+                k = torch.cat([past[i][0], k], dim=2)
+                v = torch.cat([past[i][1], v], dim=2)
+            new.append((k, v))
+            scores = q @ k.transpose(-1, -2) / math.sqrt(dh)
+            if s > 1:
+                row = torch.arange(p, p + s, device=ids.device).reshape(s, 1)
+                col = torch.arange(p + s, device=ids.device).reshape(1, p + s)
+                scores = torch.where(row >= col, scores, torch.tensor(torch.finfo(scores.dtype).min, device=ids.device))
+            a = (torch.softmax(scores, dim=-1) @ v).transpose(1, 2).reshape(b, s, d)
+            x = x + a @ w["wo"] + w["bo"]
+            h = F.layer_norm(x, (d,), w["ln2g"], w["ln2b"], 1e-5)
+            x = x + F.gelu(h @ w["wfc"] + w["bfc"], approximate="tanh") @ w["wproj"] + w["bproj"]
+        x = F.layer_norm(x[:, -1], (d,), self.lnfg, self.lnfb, 1e-5)
+        return x @ self.wte.t(), new
+
+
+def w7():
+    model = GPT2()
+    g = torch.Generator().manual_seed(7)
+    out = []
+    for batch in W7_BATCHES:
+        ids = torch.randint(0, 50257, (batch, W7_PROMPT), generator=g).to(DEVICE)
+        logits, past = model.forward(ids, None)
+        first = logits.argmax(-1, keepdim=True)
+
+        def decode(first=first, past=past):
+            nxt, p = first, past
+            for _ in range(W7_NEW):
+                logits, p = model.forward(nxt, p)
+                nxt = logits.argmax(-1, keepdim=True)
+            nxt.tolist()  # the tokens reach the host, as Stela's do
+
+        def prefill(ids=ids):
+            model.forward(ids, None)[0].tolist()
+
+        out.append(Measurement("W7", w7_metric("prefill", batch), "ms", prefill, lambda t: t * 1e3))
+        out.append(Measurement("W7", w7_metric("decode", batch), "ms/token", decode, lambda t: t * 1e3 / W7_NEW,
+                               derived=lambda r, secs, batch=batch: {"tokens_per_s": batch * 1e3 / r["median"]}))
+    return out
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W7": w7}
 
 
 def serve():
@@ -387,7 +486,7 @@ def check(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--workload", help="comma-separated workloads (default W1,W2,W3,W4,W5; none with --check)")
+    p.add_argument("--workload", help="comma-separated workloads (default W1,W2,W3,W4,W5,W7; none with --check)")
     p.add_argument("--runs", type=int, default=5, help="timed runs after one warm-up")
     p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (default: PyTorch's own choice)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (the workloads' tensors live there)")

@@ -1,11 +1,14 @@
-// Package torchbench is PyTorch's side of `stela bench --torch`
-// (docs/performance.md): torch_bench.py, embedded so that a stela binary
-// runs it from any directory, and the search for a Python that can run it.
+// Package torchbench is the peers' side of `stela bench --torch` and
+// `stela bench --jax` (docs/performance.md): torch_bench.py and
+// jax_bench.py, embedded so that a stela binary runs them from any
+// directory, and the search for a Python that can run each.
 //
 // In: torch_bench.py (this directory), which runs the workloads W1 to W5
-// in PyTorch eager mode (W4 also with torch.jit.trace) and prints the JSON
-// lines `stela bench --json` prints. Out: Script, Write and Python, which cmd/stela's bench
-// command and test/bench's tests of the script both use.
+// in PyTorch eager mode (W4 also with torch.jit.trace, W1 also in NumPy),
+// and jax_bench.py, which runs W1 to W6 in JAX on XLA's CPU compiler; both
+// print the JSON lines `stela bench --json` prints. Out: Script, Write
+// and Python (PyTorch's), JAXScript, WriteJAX and JAXPython (JAX's), which
+// cmd/stela's bench command and test/bench's tests of the scripts use.
 package torchbench
 
 import (
@@ -36,6 +39,62 @@ func Write(dir string) (string, error) {
 	return p, nil
 }
 
+// JAXScript is jax_bench.py.
+//
+//go:embed jax_bench.py
+var JAXScript []byte
+
+// JAXFileName is jax_bench.py's file name, which WriteJAX keeps.
+const JAXFileName = "jax_bench.py"
+
+// WriteJAX writes JAXScript into dir as JAXFileName and returns its path.
+func WriteJAX(dir string) (string, error) {
+	p := filepath.Join(dir, JAXFileName)
+	if err := os.WriteFile(p, JAXScript, 0o644); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// JAXPathEnv names a directory with jax and jaxlib (pip's --target), put
+// first on PYTHONPATH for JAX's side; .ci/run installs jax and jaxlib
+// 0.10.2 there.
+const JAXPathEnv = "STELA_JAXLIB_PYTHONPATH"
+
+// JAXEnv is the environment JAX's side runs in: this process's, with
+// $STELA_JAXLIB_PYTHONPATH first on PYTHONPATH.
+func JAXEnv() []string {
+	env := os.Environ()
+	dir := os.Getenv(JAXPathEnv)
+	if dir == "" {
+		return env
+	}
+	pp := dir
+	if old := os.Getenv("PYTHONPATH"); old != "" {
+		pp += string(os.PathListSeparator) + old
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PYTHONPATH=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PYTHONPATH="+pp)
+}
+
+// hasJAX is the probe for jax: found, and importable in a blink (its
+// version), without importing jaxlib's compiler.
+const hasJAX = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('jax') and importlib.util.find_spec('jaxlib') else 3)"
+
+// installJAX says how to get jax.
+const installJAX = "pip install --target DIR jax==0.10.2 jaxlib==0.10.2 and set " + JAXPathEnv + "=DIR, as .ci/run does"
+
+// JAXPython is Python for JAX's side: python if not empty, else the first
+// python3 on PATH that finds jax and jaxlib with JAXEnv's PYTHONPATH.
+func JAXPython(python string) (string, error) {
+	return find(python, hasJAX, "jax", installJAX, JAXEnv())
+}
+
 // hasTorch is the probe Python runs: it finds the torch package without
 // importing it (which takes seconds).
 const hasTorch = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('torch') else 3)"
@@ -49,6 +108,13 @@ const install = "Debian: apt-get install python3-torch"
 // environments come first on many PATHs and often lack torch). The error
 // says why there is none.
 func Python(python string) (string, error) {
+	return find(python, hasTorch, "torch", install, nil)
+}
+
+// find is Python and JAXPython: the Python that the probe code accepts in
+// env (nil: this process's), module naming what it looks for.
+func find(python, code, module, install string, env []string) (string, error) {
+	probe := func(path string) error { return probe(path, code, module, env) }
 	if python != "" {
 		path, err := exec.LookPath(python)
 		if err != nil {
@@ -84,18 +150,21 @@ func Python(python string) (string, error) {
 	if len(tried) == 0 {
 		return "", fmt.Errorf("no python3 on PATH (%s)", install)
 	}
-	return "", fmt.Errorf("no python3 on PATH can import torch (tried %s; %s)", strings.Join(tried, ", "), install)
+	return "", fmt.Errorf("no python3 on PATH can import %s (tried %s; %s)", module, strings.Join(tried, ", "), install)
 }
 
-// probe reports why python cannot import torch, nil if it can.
-func probe(python string) error {
-	out, err := exec.Command(python, "-c", hasTorch).CombinedOutput()
+// probe reports why python cannot import module (code exits 3 when it
+// cannot), nil if it can.
+func probe(python, code, module string, env []string) error {
+	cmd := exec.Command(python, "-c", code)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &ee) && ee.ExitCode() == 3:
-		return errors.New("cannot import torch")
+		return errors.New("cannot import " + module)
 	}
 	msg := strings.TrimSpace(string(out))
 	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {

@@ -25,7 +25,7 @@ import (
 // The plugin's C sources, built on first use (docs/cpu-plugin.md,
 // "Building the plugin").
 //
-//go:embed csrc/*.c csrc/*.h
+//go:embed csrc/*.c csrc/*.cc csrc/*.h
 var csrc embed.FS
 
 const (
@@ -108,6 +108,57 @@ func sourceFiles() (map[string][]byte, error) {
 	return files, nil
 }
 
+// cxxflags are the flags of the C++ shim (gloo.cc).
+var cxxflags = []string{"-O2", "-fPIC", "-std=c++17", "-pthread", "-fvisibility=hidden"}
+
+// GlooVar set to 0 builds the plugin without Gloo even where it is
+// installed (for tests of that build).
+const GlooVar = "STELA_CPU_GLOO"
+
+// glooCompiler returns the C++ compiler that builds the Gloo shim, or nil
+// when the plugin is built without Gloo: no C++ compiler ($CXX, else c++
+// or g++), no Gloo headers or library (Debian's libgloo-dev) in the
+// standard places, or STELA_CPU_GLOO=0. Without it the plugin still
+// builds, and a client of several processes is refused saying why.
+func glooCompiler() []string {
+	if os.Getenv(GlooVar) == "0" {
+		return nil
+	}
+	cxx := strings.Fields(os.Getenv("CXX"))
+	if len(cxx) == 0 {
+		for _, c := range []string{"c++", "g++"} {
+			if _, err := exec.LookPath(c); err == nil {
+				cxx = []string{c}
+				break
+			}
+		}
+	} else if _, err := exec.LookPath(cxx[0]); err != nil {
+		return nil
+	}
+	if len(cxx) == 0 {
+		return nil
+	}
+	found := func(dirs []string, name string) bool {
+		for _, d := range dirs {
+			if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	incs := []string{"/usr/include", "/usr/local/include"}
+	libs := []string{"/usr/lib", "/usr/lib64", "/usr/local/lib", "/usr/lib/" + runtime.GOARCH + "-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"}
+	if !found(incs, "gloo/rendezvous/context.h") || !found(libs, "libgloo.so") {
+		return nil
+	}
+	return cxx
+}
+
+// HasGloo reports whether the plugin is built with Gloo here (its
+// collectives across processes): a C++ compiler and Debian's
+// libgloo-dev are installed, and STELA_CPU_GLOO is not 0.
+func HasGloo() bool { return glooCompiler() != nil }
+
 // buildHash names a build: the sources, the compiler command, its flags
 // and the target.
 func buildHash(files map[string][]byte, cc, extra []string) string {
@@ -122,6 +173,7 @@ func buildHash(files map[string][]byte, cc, extra []string) string {
 		h.Write(files[n])
 	}
 	fmt.Fprintf(h, "cc %q\ncflags %q\nextra %q\nlibs %q\ntarget %s/%s\n", cc, cflags, extra, ldlibs, runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(h, "gloo %q %q\n", glooCompiler(), cxxflags)
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
@@ -237,21 +289,42 @@ func buildPlugin(root string, extra []string) (string, error) {
 	}
 	sort.Strings(cfiles)
 	// Each file is compiled by its own cc, in parallel (the first use of
-	// the plugin waits for this), then linked.
+	// the plugin waits for this), then linked. The Gloo shim (gloo.cc) is
+	// built by the C++ compiler when Gloo is there (glooCompiler).
+	cxx := glooCompiler()
+	libs := ldlibs
 	base := append(append([]string{}, cc[1:]...), cflags...)
 	base = append(base, extra...)
 	base = append(base, "-I", src)
+	if cxx != nil {
+		base = append(base, "-DSTELA_HAVE_GLOO")
+		libs = append([]string{"-lgloo", "-lstdc++"}, ldlibs...)
+	}
 	objs := make([]string, len(cfiles))
 	errs := make([]error, len(cfiles))
+	if cxx != nil {
+		for name := range files {
+			if strings.HasSuffix(name, ".cc") {
+				cfiles = append(cfiles, filepath.Join(src, name))
+			}
+		}
+		objs = make([]string, len(cfiles))
+		errs = make([]error, len(cfiles))
+	}
 	sem := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
 	var wg sync.WaitGroup
 	for i, f := range cfiles {
-		objs[i] = strings.TrimSuffix(f, ".c") + ".o"
+		objs[i] = strings.TrimSuffix(strings.TrimSuffix(f, ".cc"), ".c") + ".o"
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if strings.HasSuffix(f, ".cc") {
+				args := append(append(append([]string{}, cxx[1:]...), cxxflags...), extra...)
+				errs[i] = runCC(cxx[0], append(args, "-I", src, "-c", "-o", objs[i], f))
+				return
+			}
 			errs[i] = runCC(cc[0], append(append([]string{}, base...), "-c", "-o", objs[i], f))
 		}()
 	}
@@ -270,7 +343,7 @@ func buildPlugin(root string, extra []string) (string, error) {
 	}
 	tmp := filepath.Join(stage, PluginFile)
 	link := append(append([]string{}, base...), "-o", tmp)
-	link = append(append(link, objs...), ldlibs...)
+	link = append(append(link, objs...), libs...)
 	if err := runCC(cc[0], link); err != nil {
 		return "", err
 	}

@@ -34,10 +34,24 @@ func realClient(t testing.TB, n int) *pjrt.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := loadPlugin(t).NewClient(
-		pjrt.NamedValue{Name: "cpu_device_count", Value: int64(n)},
-		pjrt.NamedValue{Name: "stela_worker", Value: exe},
-		pjrt.NamedValue{Name: "stela_cache_dir", Value: t.TempDir()})
+	opts := []pjrt.NamedValue{
+		{Name: "cpu_device_count", Value: int64(n)},
+		{Name: "stela_worker", Value: exe},
+		{Name: "stela_cache_dir", Value: t.TempDir()}}
+	var c *pjrt.Client
+	if job := crossJob(t); job != nil {
+		// One process of a job (TestCollectivesAcrossProcesses): n/K
+		// devices here, the others in the other processes.
+		k := job.NumProcesses()
+		if n%k != 0 {
+			t.Fatalf("%d devices over %d processes", n, k)
+		}
+		opts[0].Value = int64(n / k)
+		opts = append(opts, pjrt.NamedValue{Name: "stela_gloo_host", Value: "127.0.0.1"})
+		c, err = loadPlugin(t).NewDistributedClient(job.PJRTOptions(), opts...)
+	} else {
+		c, err = loadPlugin(t).NewClient(opts...)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +71,11 @@ func compileOn(t testing.TB, c *pjrt.Client, m mesh, program string) *pjrt.Loade
 	da := make([][]int, m.r)
 	for r := range da {
 		for p := range m.p {
-			da[r] = append(da[r], r*m.p+p)
+			da[r] = append(da[r], globalID(t, c, r*m.p+p))
 		}
+	}
+	if job := crossJob(t); job != nil && m.n() < job.NumProcesses() {
+		t.Skipf("%d devices, fewer than the job's %d processes", m.n(), job.NumProcesses())
 	}
 	exe, err := c.Compile(program, &pjrt.CompileOptions{NumReplicas: m.r, NumPartitions: m.p, DeviceAssignment: da})
 	if err != nil {
@@ -74,7 +91,8 @@ func runOn(t testing.TB, c *pjrt.Client, exe *pjrt.LoadedExecutable, args [][]*i
 	t.Helper()
 	devs := exe.AddressableDevices()
 	var lists [][]*pjrt.Buffer
-	for d, dev := range devs {
+	for k, dev := range devs {
+		d := execIndex(t, k)
 		var list []*pjrt.Buffer
 		for _, a := range args[d] {
 			b, err := c.BufferFromLiteral(a, dev)
@@ -90,8 +108,14 @@ func runOn(t testing.TB, c *pjrt.Client, exe *pjrt.LoadedExecutable, args [][]*i
 	if err != nil {
 		return nil, err
 	}
-	res := make([][]*ir.Literal, len(outs))
-	for d, list := range outs {
+	// Devices of other processes (TestCollectivesAcrossProcesses) have
+	// nil results, which the checks skip.
+	res := make([][]*ir.Literal, len(args))
+	for d := range res {
+		res[d] = make([]*ir.Literal, 0, 4)
+	}
+	for k, list := range outs {
+		d := execIndex(t, k)
 		for _, b := range list {
 			l, err := b.ToLiteral()
 			if err != nil {
@@ -99,6 +123,11 @@ func runOn(t testing.TB, c *pjrt.Client, exe *pjrt.LoadedExecutable, args [][]*i
 			}
 			res[d] = append(res[d], l)
 			b.Destroy()
+		}
+	}
+	for d := range res {
+		for len(res[d]) < len(outs[0]) {
+			res[d] = append(res[d], nil)
 		}
 	}
 	return res, nil
@@ -260,6 +289,9 @@ func inputs(rng *rand.Rand, d ir.DType, shape []int) *ir.Literal {
 
 func sameValues(t *testing.T, what string, got *ir.Literal, want []float64) {
 	t.Helper()
+	if got == nil {
+		return // a device of another process (TestCollectivesAcrossProcesses)
+	}
 	g := got.Float64s()
 	if len(g) != len(want) {
 		t.Fatalf("%s: %d values, want %d", what, len(g), len(want))
@@ -989,8 +1021,8 @@ func TestCollectiveAllReduceInPlace(t *testing.T) {
 			check(res)
 			// Donated.
 			var lists [][]*pjrt.Buffer
-			for d, dev := range exe.AddressableDevices() {
-				b, err := c.BufferFromLiteral(args[d][0], dev)
+			for k, dev := range exe.AddressableDevices() {
+				b, err := c.BufferFromLiteral(args[execIndex(t, k)][0], dev)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -1004,17 +1036,20 @@ func TestCollectiveAllReduceInPlace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res = make([][]*ir.Literal, len(lists))
-			for d, outs := range x.Outputs {
-				if del, _ := lists[d][0].IsDeleted(); !del {
-					t.Errorf("device %d: the donated argument is not deleted", d)
+			res = make([][]*ir.Literal, len(args))
+			for d := range res {
+				res[d] = []*ir.Literal{nil}
+			}
+			for k, outs := range x.Outputs {
+				if del, _ := lists[k][0].IsDeleted(); !del {
+					t.Errorf("device %d: the donated argument is not deleted", execIndex(t, k))
 				}
 				l, err := outs[0].ToLiteral()
 				if err != nil {
 					t.Fatal(err)
 				}
 				outs[0].Destroy()
-				res[d] = []*ir.Literal{l}
+				res[execIndex(t, k)] = []*ir.Literal{l}
 			}
 			check(res)
 		})

@@ -321,7 +321,6 @@ func TestCompileErrors(t *testing.T) {
 		{"// fake: gofatal\n", pjrt.CodeInternal, "crashed (exit status 2: a fatal error or panic of the Go runtime):\nfatal error: runtime: out of memory\n[120 more bytes cut: a stack trace]"},
 		{"// fake: segv\n", pjrt.CodeInternal, "killed by SIGSEGV"},
 		{"// fake: noout\n", pjrt.CodeInternal, "wrote no"},
-		{"ML\xefR\x00\x01", pjrt.CodeUnimplemented, "MLIR bytecode"},
 	} {
 		_, err := c.Compile(tc.program, nil)
 		wantError(t, err, tc.code, tc.msg)

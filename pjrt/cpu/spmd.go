@@ -152,7 +152,58 @@ func partitionSPMD(m *stablehlo.Module, n int) (*stablehlo.Module, string, error
 	}
 	stablehlo.SetAttr(&out.Attrs, "stela.collectives", stablehlo.StringAttr(collectiveSummary(p.Collectives)))
 	stablehlo.SetAttr(&out.Attrs, "stela.bytes_moved", stablehlo.I64Attr(p.BytesMoved))
-	return out, string(stablehlo.Format(out, stablehlo.PrintOptions{Locations: true})), nil
+	return out, string(stablehlo.Format(withGlobalShardings(out, mesh, p), stablehlo.PrintOptions{Locations: true})), nil
+}
+
+// withGlobalShardings returns a copy of the per-device module with the
+// global program's parameter and result shardings as the module
+// attributes mhlo.spmd_parameters_shardings and mhlo.spmd_output_sharding,
+// which XLA's MLIR-to-HLO translation reads: XLA's PJRT C-API client (so
+// JAX) takes an executable's shardings from its optimized program. A
+// sharding without a GSPMD spelling leaves the module as it is.
+func withGlobalShardings(out *stablehlo.Module, mesh *ir.Mesh, p *passes.Partitioned) *stablehlo.Module {
+	hlo := func(s *ir.Sharding) (string, bool) {
+		if s == nil {
+			return "{replicated}", true
+		}
+		t, err := lowering.HLOSharding(mesh, s)
+		return t, err == nil
+	}
+	var params stablehlo.ArrayAttr
+	for i := range p.Func.Params {
+		var s *ir.Sharding
+		if i < len(p.InShardings) {
+			s = p.InShardings[i]
+		}
+		t, ok := hlo(s)
+		if !ok {
+			return out
+		}
+		params = append(params, stablehlo.StringAttr(t))
+	}
+	var outs []string
+	for i := range p.Func.Results {
+		var s *ir.Sharding
+		if i < len(p.OutShardings) {
+			s = p.OutShardings[i]
+		}
+		t, ok := hlo(s)
+		if !ok {
+			return out
+		}
+		outs = append(outs, t)
+	}
+	res := "{" + strings.Join(outs, ", ") + "}"
+	if len(outs) == 1 {
+		res = outs[0]
+	}
+	c := *out
+	c.Attrs = append([]stablehlo.NamedAttr(nil), out.Attrs...)
+	stablehlo.SetAttr(&c.Attrs, "mhlo.spmd_output_sharding", stablehlo.StringAttr(res))
+	if params != nil {
+		stablehlo.SetAttr(&c.Attrs, "mhlo.spmd_parameters_shardings", params)
+	}
+	return &c
 }
 
 // collectiveSummary prints counts as "all_gather=2,all_reduce=1".

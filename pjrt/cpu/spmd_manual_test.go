@@ -156,7 +156,8 @@ func TestSPMDManualComputation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Contains(string(prog), "SPMDFullToShardShape") || !strings.Contains(string(prog), "stela.collectives") {
+			if strings.Contains(string(prog), "SPMDFullToShardShape") || !strings.Contains(string(prog), "stela.collectives") ||
+				!strings.Contains(string(prog), "mhlo.spmd_output_sharding") || !strings.Contains(string(prog), "mhlo.spmd_parameters_shardings") {
 				t.Errorf("the optimized program is not the partitioned one:\n%s", prog)
 			}
 			r := rand.New(rand.NewPCG(7, 8))

@@ -3,6 +3,7 @@ package cpu
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
 	"github.com/stela-ml/stela/stablehlo"
+	"github.com/stela-ml/stela/stablehlo/bytecode"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -134,7 +136,7 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 	_, tm, err := Compile(prog, CompileConfig{Out: args[4], Options: opts, ToolTimeout: toolTimeout()})
 	logTimes := func() {
 		if env.Log().Compile {
-			fmt.Fprintf(stderr, "stela cpu compile: %s\n", tm)
+			fmt.Fprintf(stderr, "stela cpu compile: @%s: %s\n", programName(prog), tm)
 		}
 	}
 	if err != nil {
@@ -244,12 +246,36 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 		*d = now.Sub(t0)
 		t0 = now
 	}
+	dump := newWorkerDump(mlir)
+	fromBytecode := bytecode.IsBytecode(mlir)
+	if fromBytecode {
+		// MLIR bytecode (a StableHLO portable artifact from JAX/XLA's
+		// PJRT client): read it into text, then parse that like any
+		// program, so that what follows (and any dump) sees text.
+		dump.write("mlirbc", mlir)
+		if mlir, err = bytecode.ToText(mlir); err != nil {
+			stage(&tm.Parse)
+			return "", tm, err
+		}
+	}
+	dump.write("mlir", mlir)
 	m, err := stablehlo.Parse(mlir)
 	stage(&tm.Parse)
 	if err != nil {
 		return "", tm, err
 	}
 	var optimized string
+	if fromBytecode {
+		// The StableHLO text read from the bytecode is what the object
+		// was compiled from: PJRT_Executable_OptimizedProgram returns it
+		// (JAX's compiled.as_text() and output layouts read it), without
+		// the attributes the reader kept undecoded (XLA would not parse
+		// them back).
+		if text, err := stablehlo.Parse(mlir); err == nil {
+			bytecode.DropUndecoded(text)
+			optimized = string(stablehlo.Format(text, stablehlo.PrintOptions{Locations: true}))
+		}
+	}
 	if _, parts, err := deviceShape(cfg.Options); err == nil && parts > 1 && spmdRequested(cfg.Options) {
 		// An annotated program: partition it (spmd.go).
 		if m, optimized, err = partitionSPMD(m, parts); err != nil {
@@ -268,8 +294,52 @@ func Compile(mlir []byte, cfg CompileConfig) (soPath string, tm Timings, err err
 	if err != nil {
 		return "", tm, err
 	}
+	dump.write("ll", ll)
 	soPath, err = buildObject(ll, cfg, &tm)
 	return soPath, tm, err
+}
+
+// workerDump writes what the worker compiles to $STELA_DUMP (when set):
+// the program as received (PROGRAM.HASH.mlirbc for bytecode), its
+// StableHLO text (.mlir) and the kernels' LLVM IR (.ll), so that a JAX
+// user sees Stela's IR for their program. HASH is the first 12 hex
+// digits of the program's SHA-256; PROGRAM its module name.
+type workerDump struct{ prefix string }
+
+func newWorkerDump(prog []byte) workerDump {
+	dir := os.Getenv("STELA_DUMP")
+	if dir == "" {
+		return workerDump{}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "stela cpu worker: STELA_DUMP: %v\n", err)
+		return workerDump{}
+	}
+	sum := sha256.Sum256(prog)
+	return workerDump{prefix: filepath.Join(dir, fmt.Sprintf("%s.%x", programName(prog), sum[:6]))}
+}
+
+// programName returns the module name of a program (text or bytecode),
+// "module" when it has none.
+func programName(prog []byte) string {
+	if m := regexp.MustCompile(`^\s*module @([A-Za-z0-9_.$-]+)`).FindSubmatch(prog); m != nil {
+		return string(m[1])
+	}
+	if bytecode.IsBytecode(prog) {
+		if m, err := bytecode.Read(prog); err == nil && m.Name != "" {
+			return m.Name
+		}
+	}
+	return "module"
+}
+
+func (d workerDump) write(ext string, data []byte) {
+	if d.prefix == "" {
+		return
+	}
+	if err := os.WriteFile(d.prefix+"."+ext, data, 0o644); err != nil {
+		fmt.Fprintf(os.Stderr, "stela cpu worker: STELA_DUMP: %v\n", err)
+	}
 }
 
 func plan(m *stablehlo.Module, cfg CompileConfig, optimized string) (*codegen.Program, error) {

@@ -1,6 +1,14 @@
 // Package bench is the harness of `stela bench` (cmd/stela/bench.go,
-// docs/performance.md): PyTorch's side of the benchmarks and the tests that
-// keep the two sides measuring the same thing.
+// docs/performance.md): the peers' sides of the benchmarks (PyTorch's and
+// NumPy's in torch_bench.py, JAX's in jax_bench.py) and the tests that keep
+// the sides measuring the same thing.
+//
+// JAX's side (internal/torchbench/jax_bench.py, run by `stela bench
+// --jax` with jax from $STELA_JAXLIB_PYTHONPATH) has its metric names in
+// testdata/jax_metrics.txt; TestJAXSmall runs its GPT-2 block against
+// Stela's and every workload once at tiny sizes (--small). Without jax
+// those tests skip, except under CI=true, where .ci/run installs it and
+// they fail.
 //
 // In: torch_bench.py (internal/torchbench, which the stela binary embeds),
 // which runs workloads W1 to W5 in PyTorch eager mode (W4, a training

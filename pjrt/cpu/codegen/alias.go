@@ -30,7 +30,9 @@ import (
 //   - that kernel is itself the last reader of argument I, and reads it
 //     only at the element it writes (an elementwise kernel, or a fused
 //     loop whose every load of the argument is at the store's offset),
-//     or is a one-operand all_reduce (collective.go): it writes in
+//     or is a one-operand all_reduce (collective.go), or a
+//     dynamic_update_slice of the argument (which then writes only the
+//     update: a decode step's key/value cache): it writes in
 //     place, loading the argument through the result's pointer, so that
 //     LLVM sees one pointer and still vectorizes (two noalias pointers
 //     to the same bytes would be undefined);
@@ -145,6 +147,20 @@ func readsInPlace(n *node, out, a *tval) bool {
 		// A GEMM that accumulates into in[2] reads each element of it
 		// once, before writing it (β·C), and must not read it as A or B.
 		return n.acc && n.in[2].root() == a && n.in[0].root() != a && n.in[1].root() != a
+	}
+	if n.kind == kDynUpdate {
+		// A dynamic_update_slice of the argument (a key/value cache
+		// updated at one position) writes the update into it and leaves
+		// the rest as it is: no copy of the operand (gather.go).
+		if n.in[0].root() != a {
+			return false
+		}
+		for _, x := range n.in[1:] {
+			if x.root() == a {
+				return false
+			}
+		}
+		return true
 	}
 	if n.kind == kAllReduce {
 		// A one-operand all_reduce writes in place (collective.go): each

@@ -130,6 +130,25 @@ func TestAliasedResults(t *testing.T) {
 			b.f.Return(b.f.Params[0], b.emit(ir.OpAdd, nil, b.f.Params[0], b.f.Params[1]))
 			return b.f, []*ir.Literal{lit(m), lit(m)}
 		}, []int{0}, 1},
+		{"dynamic_update_slice", func(t *testing.T) (*ir.Func, []*ir.Literal) {
+			// A key/value cache written at one position: in place, only
+			// the update's elements are written; the result is read
+			// after (by the add), from the argument's buffer.
+			b := newBuilder(t, "dus", sq, ir.TensorOf(ir.F32, 1, 8), ir.Scalar(ir.S32))
+			zero := b.emit(ir.OpConstant, ir.ConstantAttr{Value: ir.ScalarLiteral(ir.S32, 0)})
+			u := b.emit(ir.OpDynamicUpdateSlice, nil, b.f.Params[0], b.f.Params[1], b.f.Params[2], zero)
+			b.f.Return(u, b.emit(ir.OpAdd, nil, u, u))
+			return b.f, []*ir.Literal{lit(sq), lit(ir.TensorOf(ir.F32, 1, 8)), ir.ScalarLiteral(ir.S32, 3)}
+		}, []int{0}, 1},
+		{"dynamic_update_slice after a read", func(t *testing.T) (*ir.Func, []*ir.Literal) {
+			// The cache is read (by the add) after the update: not in
+			// place.
+			b := newBuilder(t, "dus2", sq, ir.TensorOf(ir.F32, 1, 8), ir.Scalar(ir.S32))
+			zero := b.emit(ir.OpConstant, ir.ConstantAttr{Value: ir.ScalarLiteral(ir.S32, 0)})
+			u := b.emit(ir.OpDynamicUpdateSlice, nil, b.f.Params[0], b.f.Params[1], b.f.Params[2], zero)
+			b.f.Return(u, b.emit(ir.OpAdd, nil, u, b.f.Params[0]))
+			return b.f, []*ir.Literal{lit(sq), lit(ir.TensorOf(ir.F32, 1, 8)), ir.ScalarLiteral(ir.S32, 5)}
+		}, []int{0}, 0},
 		{"transpose", func(t *testing.T) (*ir.Func, []*ir.Literal) {
 			b := newBuilder(t, "tr", sq)
 			b.f.Return(b.emit(ir.OpTranspose, ir.TransposeAttr{Perm: []int{1, 0}}, b.f.Params[0]))

@@ -54,9 +54,10 @@ import (
 //     slot of the result; reduce_scatter: each member reduces its own
 //     block of the scatter dimension across the members' operands;
 //     all_to_all: each member copies its block from every member.
-//   - collective_permute: each device waits for its source only, copies
-//     (or zero-fills when nobody sends to it), then waits for its target
-//     to have read; collective_broadcast: members copy the first
+//   - collective_permute: each device meets its source and its target
+//     (exchange), copies the source's operand (or zero-fills when nobody
+//     sends to it), then waits for both to have read (barrier);
+//     collective_broadcast: members copy the first
 //     member's operand, devices in no group get zeros.
 //
 // Groups of one need no run-time call: the op is a copy. Every device
@@ -579,6 +580,7 @@ type collEmit struct {
 	dev, rv   value.Value // rt->device_index, rt->rendezvous
 	fail      *ir.Block
 	foldCache map[[3]int]*ir.Func
+	nsizes    int // size tables made so far
 }
 
 // check branches to a block returning rc when rc is not 0.
@@ -673,12 +675,18 @@ func (c *collEmit) peer(peers value.Value, j value.Value, k, i int64, kind elemK
 	return c.cur.NewBitCast(p, types.NewPointer(kind.mem()))
 }
 
-// exchange calls rt->coll_exchange and checks its status.
-func (c *collEmit) exchange(members, n value.Value, mine []value.Value, peers value.Value) {
-	f := c.rtField(c.rt, rtCollExchange)
+// exchange calls rt->coll_exchange_sized (version 5) and checks its
+// status; sizes are the bytes of each of mine's buffers (the same on
+// every device: one program), which an execution over several processes
+// sends to the members in other processes.
+func (c *collEmit) exchange(members, n value.Value, mine []value.Value, sizes []int64, peers value.Value) {
+	f := c.rtField(c.rt, rtCollExchangeSized)
 	k := int64(len(mine))
 	arr := c.ptrArray(k, mine)
-	rc := c.cur.NewCall(f, c.rv, c.dev, i64(c.id), c.name, members, n, arr, i64(k), peers, c.err)
+	tab := c.table(fmt.Sprintf("sizes%d", c.nsizes), sizes)
+	c.nsizes++
+	sz := c.at(tab, i64(0))
+	rc := c.cur.NewCall(f, c.rv, c.dev, i64(c.id), c.name, members, n, arr, sz, i64(k), peers, c.err)
 	c.check(rc)
 }
 
@@ -687,6 +695,34 @@ func (c *collEmit) barrier(members, n value.Value) {
 	f := c.rtField(c.rt, rtCollBarrier)
 	rc := c.cur.NewCall(f, c.rv, c.dev, i64(c.id), c.name, members, n, c.err)
 	c.check(rc)
+}
+
+// barrierRefresh is a barrier after which the members read their peers'
+// buffers (published at the last exchange) again: across processes, the
+// copies are received again (STELA_RT_COLL_REFRESH).
+func (c *collEmit) barrierRefresh(members, n value.Value) {
+	f := c.rtField(c.rt, rtCollBarrier)
+	rc := c.cur.NewCall(f, c.rv, c.dev, i64(c.id|collRefresh), c.name, members, n, c.err)
+	c.check(rc)
+}
+
+// collRefresh is STELA_RT_COLL_REFRESH, a bit of a barrier's op id;
+// collLate and collUnread are STELA_RT_COLL_LATE and
+// STELA_RT_COLL_UNREAD, bits of an exchange's sizes: a buffer the peers
+// read only after a refresh, or never.
+const (
+	collRefresh = 1 << 30
+	collLate    = 1 << 62
+	collUnread  = 1 << 61
+)
+
+// typeBytes are the byte sizes of the types of a node's values.
+func typeBytes(vs []*tval) []int64 {
+	out := make([]int64, len(vs))
+	for i, v := range vs {
+		out[i] = v.t.bytes()
+	}
+	return out
 }
 
 // peersArray returns a new stack array for n members' k pointers each.
@@ -838,13 +874,23 @@ func (c *collEmit) allReduce() error {
 	members, pos := c.group()
 	peers := c.peersArray(size, 2*nops)
 	mine := append(append([]value.Value{}, c.ins...), c.outs...)
-	c.exchange(members, i64(size), mine, peers)
 	total := int64(0)
 	for _, x := range n.in {
 		total += x.t.bytes()
 	}
 	inPlace := len(n.inPlace) > 0
 	direct := total <= collDirectBytes && !inPlace
+	// The peers read the results only in segments, after a refresh
+	// barrier (what an exchange across processes sends when).
+	outFlag := int64(collUnread)
+	if !direct {
+		outFlag = collLate
+	}
+	sizes := typeBytes(n.in)
+	for _, b := range typeBytes(n.out) {
+		sizes = append(sizes, b|outFlag)
+	}
+	c.exchange(members, i64(size), mine, sizes, peers)
 	segs := make([]int64, nops)
 	for i, x := range n.in {
 		k := x.t.elem
@@ -879,10 +925,12 @@ func (c *collEmit) allReduce() error {
 			return err
 		}
 	}
-	c.barrier(members, i64(size))
 	if direct {
+		c.barrier(members, i64(size))
 		return nil
 	}
+	// The members read each other's results next.
+	c.barrierRefresh(members, i64(size))
 	c.loop(size, func(j value.Value) {
 		c.ifThen(c.cur.NewICmp(enum.IPredNE, j, pos), func() {
 			for i, x := range n.in {
@@ -954,7 +1002,7 @@ func (c *collEmit) allGather() {
 	nops := int64(len(c.ins))
 	members, _ := c.group()
 	peers := c.peersArray(size, nops)
-	c.exchange(members, i64(size), c.ins, peers)
+	c.exchange(members, i64(size), c.ins, typeBytes(n.in), peers)
 	c.loop(size, func(j value.Value) {
 		for i, x := range n.in {
 			k := x.t.elem
@@ -981,7 +1029,7 @@ func (c *collEmit) reduceScatter() error {
 	nops := int64(len(c.ins))
 	members, pos := c.group()
 	peers := c.peersArray(size, nops)
-	c.exchange(members, i64(size), c.ins, peers)
+	c.exchange(members, i64(size), c.ins, typeBytes(n.in), peers)
 	for i, r := range n.out {
 		k := r.t.elem
 		outer, inner := splitAt(r.t.shape, pl.dim)
@@ -1018,7 +1066,7 @@ func (c *collEmit) allToAll() {
 	nops := int64(len(c.ins))
 	members, pos := c.group()
 	peers := c.peersArray(size, nops)
-	c.exchange(members, i64(size), c.ins, peers)
+	c.exchange(members, i64(size), c.ins, typeBytes(n.in), peers)
 	c.loop(size, func(j value.Value) {
 		for i, x := range n.in {
 			k := x.t.elem
@@ -1051,16 +1099,37 @@ func (c *collEmit) allToAll() {
 // zeros), then wait for the target (if any) to have read ours.
 func (c *collEmit) permute() {
 	pl := c.pl
+	// Each device meets its source (first) and its target: the pairs are
+	// symmetric (d lists its source s, and s lists d as its target), which
+	// an exchange across processes needs: both sides of a pair send and
+	// receive.
+	pairs := make([]int64, 0, 2*len(pl.src))
+	counts := make([]int64, len(pl.src))
+	for d := range pl.src {
+		row := []int64{}
+		if pl.src[d] >= 0 {
+			row = append(row, pl.src[d])
+		}
+		if pl.dst[d] >= 0 && pl.dst[d] != pl.src[d] {
+			row = append(row, pl.dst[d])
+		}
+		counts[d] = int64(len(row))
+		for len(row) < 2 {
+			row = append(row, -1)
+		}
+		pairs = append(pairs, row...)
+	}
 	srcTab := c.table("src", pl.src)
-	dstTab := c.table("dst", pl.dst)
+	pairTab := c.table("pairs", pairs)
+	countTab := c.table("pair_count", counts)
 	src := c.cur.NewLoad(types.I64, c.at(srcTab, c.dev))
-	dst := c.cur.NewLoad(types.I64, c.at(dstTab, c.dev))
 	hasSrc := c.cur.NewICmp(enum.IPredSGE, src, i64(0))
-	hasDst := c.cur.NewICmp(enum.IPredSGE, dst, i64(0))
-	peers := c.peersArray(1, 1)
-	c.exchange(c.at(srcTab, c.dev), c.cur.NewZExt(hasSrc, types.I64), c.ins, peers)
+	members := c.at(pairTab, c.cur.NewMul(c.dev, i64(2)))
+	count := c.cur.NewLoad(types.I64, c.at(countTab, c.dev))
+	peers := c.peersArray(2, 1)
+	c.exchange(members, count, c.ins, typeBytes(c.n.in), peers)
 	c.firstPeerOrZeros(hasSrc, peers)
-	c.barrier(c.at(dstTab, c.dev), c.cur.NewZExt(hasDst, types.I64))
+	c.barrier(members, count)
 }
 
 // firstPeerOrZeros sets the result to the operand of peers' first entry
@@ -1101,7 +1170,7 @@ func (c *collEmit) broadcast() {
 	members, _ := c.group()
 	count := c.cur.NewLoad(types.I64, c.at(c.table("count", counts), c.dev))
 	peers := c.peersArray(pl.size, 1)
-	c.exchange(members, count, c.ins, peers)
+	c.exchange(members, count, c.ins, typeBytes(c.n.in), peers)
 	c.firstPeerOrZeros(c.cur.NewICmp(enum.IPredSGT, count, i64(0)), peers)
 	c.barrier(members, count)
 }

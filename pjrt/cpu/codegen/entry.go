@@ -109,6 +109,9 @@ func (e *emitter) entry() error {
 		if e.usesCancel || betweenChecks {
 			want = 4
 		}
+		if e.usesColl {
+			want = 5 // coll_exchange_sized
+		}
 		bad := b.f.NewBlock("bad_rt")
 		checkVersion := b.f.NewBlock("check_rt")
 		ok := b.f.NewBlock("rt_ok")
@@ -366,6 +369,9 @@ const (
 	rtCollBarrier   = 13 // i32 (i8* rv, i64 self, i64 op_id, i8* op, i64* members, i64 n, i8* err)*
 	// Version 4: the execution's cancellation flag (never NULL).
 	rtCancel = 14 // i32*
+	// Version 5: coll_exchange with the buffers' sizes (collectives
+	// across processes).
+	rtCollExchangeSized = 15 // i32 (i8* rv, i64 self, i64 op_id, i8* op, i64* members, i64 n, i8** mine, i64* sizes, i64 k, i8** peers, i8* err)*
 )
 
 // cancelChecks says whether programs look at the cancellation flag (at
@@ -397,7 +403,8 @@ func (e *emitter) rtType() types.Type {
 		types.I64, types.I64, types.I64, types.I64, types.I64, types.I64, types.I8Ptr,
 		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, i8pp, types.I64, i8pp, types.I8Ptr)),
 		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, types.I8Ptr)),
-		types.NewPointer(types.I32)))
+		types.NewPointer(types.I32),
+		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, i8pp, i64p, types.I64, i8pp, types.I8Ptr))))
 }
 
 // cancelFlag loads the address of the execution's cancellation flag from

@@ -346,7 +346,10 @@ func (b *fb) dynSliceKernel(n *node, out value.Value, ins []value.Value) {
 
 func (b *fb) dynUpdateKernel(n *node, out value.Value, ins []value.Value) {
 	x, u := n.in[0].t, n.in[1].t
-	b.memcpy(out, ins[0], x.bytes())
+	if !slices.Contains(n.inPlace, 0) {
+		// In place (alias.go), out is the operand's buffer already.
+		b.memcpy(out, ins[0], x.bytes())
+	}
 	if u.numElems() == 0 {
 		return
 	}

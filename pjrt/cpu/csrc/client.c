@@ -40,6 +40,7 @@ static void client_free(PJRT_Client* c) {
   free(c->worker_id);
   free(c->cache_dir);
   stela_pool_free(c->pool);
+  stela_gloo_free(c->gloo);
   free(c->live);
   pthread_mutex_destroy(&c->mu);
   bool counted = c->counted;
@@ -96,6 +97,10 @@ typedef struct client_options {
   char* cache_dir;
   long long timeout_ms;
   long long threads; /* 0: not set */
+  long long node_id, num_nodes; /* -1: not set */
+  char* gloo_host;
+  char* gloo_iface;
+  long long coll_timeout_ms;
 } client_options;
 
 /* Reads the options the plugin knows; others are ignored, since clients
@@ -123,6 +128,18 @@ static PJRT_Error* read_options(const PJRT_NamedValue* opts, size_t n, client_op
     } else if (stela_name_is(v->name, v->name_size, "stela_cache_dir")) {
       want = "stela_cache_dir";
       want_type = PJRT_NamedValue_kString;
+    } else if (stela_name_is(v->name, v->name_size, "node_id")) {
+      want = "node_id";
+    } else if (stela_name_is(v->name, v->name_size, "num_nodes")) {
+      want = "num_nodes";
+    } else if (stela_name_is(v->name, v->name_size, "stela_collective_timeout_ms")) {
+      want = "stela_collective_timeout_ms";
+    } else if (stela_name_is(v->name, v->name_size, "stela_gloo_host")) {
+      want = "stela_gloo_host";
+      want_type = PJRT_NamedValue_kString;
+    } else if (stela_name_is(v->name, v->name_size, "stela_gloo_iface")) {
+      want = "stela_gloo_iface";
+      want_type = PJRT_NamedValue_kString;
     } else {
       continue;
     }
@@ -136,7 +153,11 @@ static PJRT_Error* read_options(const PJRT_NamedValue* opts, size_t n, client_op
       char* s = stela_strndup(v->string_value, v->value_size);
       if (s == NULL) return stela_oom();
       bool is_worker = strcmp(want, "stela_worker") == 0;
-      char** dst = is_worker ? &o->worker : strcmp(want, "stela_worker_id") == 0 ? &o->worker_id : &o->cache_dir;
+      char** dst = is_worker                                  ? &o->worker
+                   : strcmp(want, "stela_worker_id") == 0     ? &o->worker_id
+                   : strcmp(want, "stela_gloo_host") == 0     ? &o->gloo_host
+                   : strcmp(want, "stela_gloo_iface") == 0    ? &o->gloo_iface
+                                                               : &o->cache_dir;
       free(*dst);
       *dst = s;
       if (is_worker && s[0] != '/')
@@ -148,6 +169,16 @@ static PJRT_Error* read_options(const PJRT_NamedValue* opts, size_t n, client_op
     if (strcmp(want, "cpu_device_count") == 0) {
       o->ndev = v->int64_value;
       o->ndev_from = "create option cpu_device_count";
+    } else if (strcmp(want, "node_id") == 0) {
+      o->node_id = v->int64_value;
+    } else if (strcmp(want, "num_nodes") == 0) {
+      o->num_nodes = v->int64_value;
+    } else if (strcmp(want, "stela_collective_timeout_ms") == 0) {
+      if (v->int64_value <= 0)
+        return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                           "PJRT_Client_Create: create option stela_collective_timeout_ms must be positive, got %lld",
+                           (long long)v->int64_value);
+      o->coll_timeout_ms = v->int64_value;
     } else if (strcmp(want, "cpu_threads") == 0) {
       if (v->int64_value < 1 || v->int64_value > 1024)
         return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
@@ -287,9 +318,115 @@ PJRT_Error* stela_check_alloc(const PJRT_Client* c, const char* fn, const char* 
                      fn, what, shape, need, nbytes, have, (long long)lim);
 }
 
+/* ---- The job's key-value store, for Gloo's rendezvous ---- */
+
+static PJRT_Error* callback_error(PJRT_Error_Code code, const char* message, size_t message_size) {
+  return stela_error_copy(code, message, message_size);
+}
+
+/* Copies err's message into msg and frees it. */
+static void take_message(PJRT_Error* e, char msg[256]) {
+  snprintf(msg, 256, "%.*s", (int)e->len, e->msg);
+  stela_error_free(e);
+}
+
+static int kv_get(void* ctx, const char* key, int timeout_ms, char** value, size_t* size, char err[256]) {
+  PJRT_Client* c = ctx;
+  PJRT_KeyValueGetCallback_Args a = {.struct_size = PJRT_KeyValueGetCallback_Args_STRUCT_SIZE,
+                                     .key = key,
+                                     .key_size = strlen(key),
+                                     .timeout_in_ms = timeout_ms,
+                                     .callback_error = callback_error,
+                                     .user_arg = c->kv_get_arg};
+  PJRT_Error* e = c->kv_get(&a);
+  if (e != NULL) {
+    take_message(e, err);
+    return 1;
+  }
+  *value = malloc(a.value_size + 1);
+  if (*value != NULL && a.value_size > 0) memcpy(*value, a.value, a.value_size);
+  *size = a.value_size;
+  if (a.value_deleter_callback != NULL && a.value != NULL) a.value_deleter_callback(a.value);
+  if (*value == NULL) {
+    snprintf(err, 256, "out of memory");
+    return 1;
+  }
+  return 0;
+}
+
+static int kv_put(void* ctx, const char* key, const char* value, size_t size, char err[256]) {
+  PJRT_Client* c = ctx;
+  PJRT_KeyValuePutCallback_Args a = {.struct_size = PJRT_KeyValuePutCallback_Args_STRUCT_SIZE,
+                                     .key = key,
+                                     .key_size = strlen(key),
+                                     .value = value,
+                                     .value_size = size,
+                                     .callback_error = callback_error,
+                                     .user_arg = c->kv_put_arg};
+  PJRT_Error* e = c->kv_put(&a);
+  if (e != NULL) {
+    take_message(e, err);
+    return 1;
+  }
+  return 0;
+}
+
+static int32_t net_sendrecv(void* ctx, const stela_xfer* xs, int64_t n, char err[256]) {
+  return stela_gloo_sendrecv(ctx, xs, n, err);
+}
+
+/* Distributed clients made by this process, by node: each gets its own
+   keys in the store (every process makes them in the same order). By
+   node, so that clients of several nodes in one process (tests) meet. */
+static atomic_int distributed_clients[4096];
+
+/* Makes c a client of process node of nodes: connects to the others
+   through Gloo. */
+static PJRT_Error* join_nodes(PJRT_Client* c, const PJRT_Client_Create_Args* args, const client_options* o) {
+  if (o->num_nodes < 1 || o->num_nodes > 4096 || o->node_id < 0 || o->node_id >= o->num_nodes)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       "PJRT_Client_Create: create options node_id %lld and num_nodes %lld: want 0 <= node_id < "
+                       "num_nodes",
+                       o->node_id, o->num_nodes);
+  if (o->num_nodes * c->ndev > 4096)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       "PJRT_Client_Create: %lld processes x %d devices: at most 4096 devices in a job", o->num_nodes,
+                       c->ndev);
+  c->node = (int)o->node_id;
+  c->nodes = (int)o->num_nodes;
+  if (c->nodes == 1) return NULL;
+  if (args->kv_get_callback == NULL || args->kv_put_callback == NULL)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       "PJRT_Client_Create: num_nodes %d needs the key-value callbacks kv_get_callback and "
+                       "kv_put_callback (the job's store, for Gloo's rendezvous)",
+                       c->nodes);
+  c->kv_get = args->kv_get_callback;
+  c->kv_get_arg = args->kv_get_user_arg;
+  c->kv_put = args->kv_put_callback;
+  c->kv_put_arg = args->kv_put_user_arg;
+  char prefix[64], msg[256] = "";
+  snprintf(prefix, sizeof prefix, "stela_cpu/gloo/%d/", atomic_fetch_add(&distributed_clients[o->node_id], 1));
+  long long timeout = o->coll_timeout_ms > 0 ? o->coll_timeout_ms : 300000;
+  c->gloo = stela_gloo_connect(c->node, c->nodes, o->gloo_host, o->gloo_iface, prefix, timeout, kv_get, kv_put, c, msg);
+  if (c->gloo == NULL)
+    return stela_error(PJRT_Error_Code_FAILED_PRECONDITION, "PJRT_Client_Create: process %d of %d: %s", c->node,
+                       c->nodes, msg);
+  c->net = (stela_net){.ctx = c->gloo, .proc = c->node, .nprocs = c->nodes, .sendrecv = net_sendrecv};
+  /* The devices say which process they are on. */
+  for (int i = 0; i < c->ndev; i++) {
+    PJRT_Device* d = &c->devices[i];
+    char* s = stela_asprintf("StelaCpuDevice(id=%d, process_index=%d, kind=cpu, memory=device, devices=%d)", i,
+                             c->node, c->ndev);
+    if (s == NULL) return stela_oom();
+    free(d->desc.debug_string);
+    d->desc.debug_string = s;
+  }
+  return NULL;
+}
+
 PJRT_Error* stela_Client_Create(PJRT_Client_Create_Args* args) {
   STELA_CHECK_ARGS(PJRT_Client_Create_Args, args, client);
-  client_options o = {.ndev = 1, .ndev_from = NULL, .timeout_ms = 120000};
+  client_options o = {.ndev = 1, .ndev_from = NULL, .timeout_ms = 120000, .node_id = -1, .num_nodes = -1};
   PJRT_Error* err = read_options(args->create_options, args->num_options, &o);
   const char* env = getenv("STELA_CPU_DEVICES");
   if (err == NULL && o.ndev_from == NULL && env != NULL && *env != '\0') {
@@ -306,7 +443,21 @@ PJRT_Error* stela_Client_Create(PJRT_Client_Create_Args* args) {
   if (err == NULL) err = stela_max_alloc_bytes(&max_alloc);
   PJRT_Client* c = NULL;
   if (err == NULL) err = make_client(&o, &c);
+  if (err == NULL && (o.node_id >= 0 || o.num_nodes >= 0)) {
+    if (o.node_id < 0 || o.num_nodes < 0)
+      err = stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                        "PJRT_Client_Create: create option %s without %s: a client of several processes needs both",
+                        o.node_id >= 0 ? "node_id" : "num_nodes", o.node_id >= 0 ? "num_nodes" : "node_id");
+    else if (c != NULL)
+      err = join_nodes(c, args, &o);
+  }
+  free(o.gloo_host);
+  free(o.gloo_iface);
   if (err != NULL) {
+    if (c != NULL) {
+      stela_pool_stop(c->pool);
+      stela_client_release(c);
+    }
     free(o.worker);
     free(o.worker_id);
     free(o.cache_dir);
@@ -359,7 +510,7 @@ PJRT_Error* stela_Client_PlatformName(PJRT_Client_PlatformName_Args* args) {
 PJRT_Error* stela_Client_ProcessIndex(PJRT_Client_ProcessIndex_Args* args) {
   STELA_CHECK_ARGS(PJRT_Client_ProcessIndex_Args, args, process_index);
   NEED_CLIENT("PJRT_Client_ProcessIndex", args->client);
-  args->process_index = 0;
+  args->process_index = args->client->node;
   return NULL;
 }
 
@@ -455,7 +606,7 @@ PJRT_Error* stela_DeviceDescription_Id(PJRT_DeviceDescription_Id_Args* args) {
 PJRT_Error* stela_DeviceDescription_ProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args* args) {
   STELA_CHECK_ARGS(PJRT_DeviceDescription_ProcessIndex_Args, args, process_index);
   NEED_DESC("PJRT_DeviceDescription_ProcessIndex", args->device_description);
-  args->process_index = 0;
+  args->process_index = args->device_description->device->client->node;
   return NULL;
 }
 

@@ -212,11 +212,13 @@ static PJRT_Error* place(PJRT_Client* c, const compile_options* o, bool* portabl
                          int** assignment) {
   long long r = o->replicas > 0 ? o->replicas : 1;
   long long p = o->partitions > 0 ? o->partitions : 1;
-  if (r > STELA_MAX_DEVICES || p > STELA_MAX_DEVICES || r * p > c->ndev)
+  /* A client of several processes: device ids name the job's devices. */
+  long long ndev = c->nodes > 1 ? (long long)c->ndev * c->nodes : c->ndev;
+  if (r > 4096 || p > 4096 || r * p > ndev)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
-                       FN ": %lld replicas x %lld partitions need %lld devices, the client has %d (set create option "
+                       FN ": %lld replicas x %lld partitions need %lld devices, the client has %lld (set create option "
                        "cpu_device_count or STELA_CPU_DEVICES)",
-                       r, p, r * p, c->ndev);
+                       r, p, r * p, ndev);
   *R = (size_t)r;
   *P = (size_t)p;
   *assignment = NULL;
@@ -246,11 +248,11 @@ static PJRT_Error* place(PJRT_Client* c, const compile_options* o, bool* portabl
       }
       for (size_t i = 0; i < (size_t)r; i++) {
         long long id = o->ids[j * o->cap + i];
-        if (id < 0 || id >= c->ndev) {
+        if (id < 0 || id >= ndev) {
           free(a);
           return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
-                             FN ": the device assignment names device %lld, the client has devices 0 to %d", id,
-                             c->ndev - 1);
+                             FN ": the device assignment names device %lld, the client has devices 0 to %lld", id,
+                             ndev - 1);
         }
         a[i * (size_t)p + j] = (int)id;
       }
@@ -268,7 +270,8 @@ static PJRT_Error* place(PJRT_Client* c, const compile_options* o, bool* portabl
       return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": device_ordinal %lld, the client has devices 0 to %d", d,
                          c->ndev - 1);
     }
-    a[0] = (int)d;
+    /* This process's device d, as a job's device id. */
+    a[0] = (int)(d + (c->nodes > 1 ? (long long)c->node * c->ndev : 0));
   } else {
     for (long long i = 0; i < r * p; i++) a[i] = (int)i;
   }
@@ -779,6 +782,10 @@ static PJRT_Error* run_worker(const char* worker, const char* prog, const char* 
     err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compile worker %s stopped with status %#x",
                       worker, status);
   }
+  /* A worker that succeeded writes to stderr only what the user asked
+     for (STELA_LOG=compile's stage times, STELA_DUMP's problems): pass it
+     on, so that clients other than Stela's runtime (JAX) see it too. */
+  if (err == NULL && *text) fprintf(stderr, "%s\n", text);
   free(cap.buf);
   free(brief);
   return err;
@@ -1150,10 +1157,6 @@ PJRT_Error* stela_Client_Compile(PJRT_Client_Compile_Args* args) {
                        prog->format ? (int)prog->format_size : 0, prog->format ? prog->format : "");
   if (prog->code == NULL || prog->code_size == 0)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": the program is empty");
-  if (prog->code_size >= 4 && memcmp(prog->code, "ML\xefR", 4) == 0)
-    return stela_error(PJRT_Error_Code_UNIMPLEMENTED,
-                       FN ": the program is MLIR bytecode; the Stela CPU plugin accepts StableHLO text only (print "
-                       "the module as text, e.g. with JAX's lower(...).as_text())");
   if (args->compile_options == NULL && args->compile_options_size > 0)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": compile_options is NULL");
 

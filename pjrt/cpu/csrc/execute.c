@@ -30,7 +30,47 @@ PJRT_Error* stela_loaded_executable_new(PJRT_Client* c, stela_program* prog, boo
     stela_program_release(prog);
     return stela_oom();
   }
-  for (size_t i = 0; i < n; i++) devs[i] = c->device_ptrs[assignment[i]];
+  if (c->nodes > 1 && n > 0) {
+    /* The assignment names the job's devices: this process runs its own. */
+    e->owner = malloc(n * sizeof(int32_t));
+    e->local = malloc(n * sizeof(int64_t));
+    if (e->owner == NULL || e->local == NULL) {
+      free(e->owner);
+      free(e->local);
+      free(e);
+      free(devs);
+      stela_program_release(prog);
+      return stela_oom();
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+      e->owner[i] = assignment[i] / c->ndev;
+      if (e->owner[i] == c->node) {
+        devs[k] = c->device_ptrs[assignment[i] % c->ndev];
+        e->local[k++] = (int64_t)i;
+      }
+    }
+    if (k == 0) {
+      free(e->owner);
+      free(e->local);
+      free(e);
+      free(devs);
+      stela_program_release(prog);
+      return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                         "PJRT_Client_Compile: the device assignment names no device of this process (process %d, "
+                         "devices %d to %d of the job)",
+                         c->node, c->node * c->ndev, c->node * c->ndev + c->ndev - 1);
+    }
+    if (k == n) { /* all here: an execution of this process alone */
+      free(e->owner);
+      free(e->local);
+      e->owner = NULL;
+      e->local = NULL;
+    }
+    n = k;
+  } else {
+    for (size_t i = 0; i < n; i++) devs[i] = c->device_ptrs[assignment[i]];
+  }
   e->client = c;
   e->prog = prog;
   e->portable = portable;
@@ -194,6 +234,8 @@ PJRT_Error* stela_LoadedExecutable_Destroy(PJRT_LoadedExecutable_Destroy_Args* a
   PJRT_Client* c = e->client;
   stela_program_release(e->prog);
   free(e->devices);
+  free(e->owner);
+  free(e->local);
   free(e);
   stela_client_release(c);
   return NULL;
@@ -551,7 +593,7 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
   if (err != NULL)
     for (size_t d = 0; d < ndev; d++) run_restore(&runs[d], na);
 
-  if (err == NULL && ndev == 1) {
+  if (err == NULL && ndev == 1 && e->owner == NULL) {
     run_entry(&runs[0]);
   } else if (err == NULL) {
     /* Every device at once, each with its own runtime table (its
@@ -575,16 +617,31 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
       bool coll = (p->rt_uses & STELA_RT_USES_COLLECTIVES) != 0;
       stela_rt base = c->rt; /* with this execution's cancellation flag */
       base.cancel = flag;
-      if (stela_rt_run_devices(c->pool, &base, p->entry, (int64_t)e->num_replicas, (int64_t)e->num_partitions, coll,
-                               0, a, r, errs, rcs, &cause) != 0) {
+      int rc;
+      if (e->owner != NULL)
+        /* Some of the execution's devices are in other processes. */
+        rc = stela_rt_run_devices_global(c->pool, &base, p->entry, (int64_t)e->num_replicas,
+                                         (int64_t)e->num_partitions, &c->net, e->owner, (int64_t)ndev, e->local, a, r,
+                                         errs, rcs, &cause);
+      else
+        rc = stela_rt_run_devices(c->pool, &base, p->entry, (int64_t)e->num_replicas, (int64_t)e->num_partitions, coll,
+                                  0, a, r, errs, rcs, &cause);
+      if (rc != 0) {
         err = stela_oom();
       } else {
         for (size_t d = 0; d < ndev; d++) runs[d].rc = rcs[d];
         /* The device whose failure aborted the others says what went
            wrong; the others' messages only say that they were aborted. */
-        if (coll && cause >= 0 && (size_t)cause < ndev && runs[cause].rc != 0) {
+        /* cause is an execution index: runs are indexed by local device. */
+        int64_t k = cause;
+        if (e->owner != NULL) {
+          k = -1;
+          for (size_t j = 0; j < ndev; j++)
+            if (e->local[j] == cause) k = (int64_t)j;
+        }
+        if (coll && k >= 0 && (size_t)k < ndev && runs[k].rc != 0) {
           err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu execute: %s on device %d: %s", p->name,
-                            runs[cause].device->id, runs[cause].err[0] ? runs[cause].err : "the program failed without a message");
+                            runs[k].device->id, runs[k].err[0] ? runs[k].err : "the program failed without a message");
         }
       }
     }

@@ -32,6 +32,7 @@
 
 #include "stela_pjrt.h"
 #include "stela_rt.h"
+#include "stela_gloo.h"
 
 #define STELA_PLUGIN_VERSION "0.1.0"
 #define STELA_MAX_DEVICES 4096
@@ -199,6 +200,19 @@ struct PJRT_Client {
   PJRT_Buffer** live;
   size_t nlive, caplive;
   bool destroyed;
+
+  /* A client of a job of several processes (create options node_id and
+     num_nodes, and the key-value callbacks): its devices are devices
+     node*ndev ... node*ndev+ndev-1 of the job, device assignments name
+     the job's devices (process id / ndev, local id % ndev), and
+     collectives reach the other processes through Gloo (gloo.cc). */
+  int node, nodes; /* 0 and 1 for a client of one process */
+  stela_gloo* gloo;
+  stela_net net; /* over gloo */
+  PJRT_KeyValueGetCallback kv_get;
+  void* kv_get_arg;
+  PJRT_KeyValuePutCallback kv_put;
+  void* kv_put_arg;
 };
 
 void stela_client_retain(PJRT_Client* c);
@@ -310,11 +324,21 @@ struct PJRT_LoadedExecutable {
   size_t ndev;
   PJRT_Device** devices; /* [ndev], replica-major; empty when portable */
   atomic_bool deleted;
+  /* A client of several processes: the execution's devices are
+     num_replicas x num_partitions of the job's, owner[d] the process of
+     execution index d; devices (ndev of them) are this process's, at
+     execution indices local[k]. NULL otherwise. */
+  int32_t* owner;
+  int64_t* local;
 };
 
 /* Takes over the program reference. */
 PJRT_Error* stela_loaded_executable_new(PJRT_Client* c, stela_program* prog, bool portable, size_t replicas,
                                         size_t partitions, const int* assignment, PJRT_LoadedExecutable** out);
+
+/* ---- What JAX (XLA's C-API client) needs beyond gopjrt (jax.c). ---- */
+
+PJRT_Error* stela_LoadedExecutable_GetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceAssignment_Args* args);
 
 /* ---- Small helpers (util.c). ---- */
 

@@ -23,6 +23,13 @@ static PJRT_Error* stela_Plugin_Initialize(PJRT_Plugin_Initialize_Args* args) {
   return NULL;
 }
 
+/* The StableHLO (VHLO) versions the compile worker reads
+   (stablehlo/bytecode: CurrentVersion, MinVersion). XLA's PJRT C-API
+   client, and so JAX, serializes programs as a portable artifact at the
+   smaller of its own version and stablehlo_current_version. */
+static const int64_t stablehlo_current[3] = {1, 17, 0};
+static const int64_t stablehlo_minimum[3] = {0, 9, 0};
+
 static const PJRT_NamedValue attributes[] = {
     {.struct_size = PJRT_NamedValue_STRUCT_SIZE,
      .name = "stela_cpu_version",
@@ -34,8 +41,20 @@ static const PJRT_NamedValue attributes[] = {
      .name = "stela_program_format",
      .name_size = sizeof("stela_program_format") - 1,
      .type = PJRT_NamedValue_kString,
-     .string_value = "mlir (StableHLO text)",
-     .value_size = sizeof("mlir (StableHLO text)") - 1},
+     .string_value = "mlir (StableHLO text or bytecode)",
+     .value_size = sizeof("mlir (StableHLO text or bytecode)") - 1},
+    {.struct_size = PJRT_NamedValue_STRUCT_SIZE,
+     .name = "stablehlo_current_version",
+     .name_size = sizeof("stablehlo_current_version") - 1,
+     .type = PJRT_NamedValue_kInt64List,
+     .int64_array_value = stablehlo_current,
+     .value_size = 3},
+    {.struct_size = PJRT_NamedValue_STRUCT_SIZE,
+     .name = "stablehlo_minimum_version",
+     .name_size = sizeof("stablehlo_minimum_version") - 1,
+     .type = PJRT_NamedValue_kInt64List,
+     .int64_array_value = stablehlo_minimum,
+     .value_size = 3},
     {.struct_size = PJRT_NamedValue_STRUCT_SIZE,
      .name = "stela_max_devices",
      .name_size = sizeof("stela_max_devices") - 1,
@@ -96,7 +115,6 @@ STUB(PJRT_Client_UpdateGlobalProcessInfo)
 STUB(PJRT_TopologyDescription_Deserialize)
 STUB(PJRT_Client_CreateAliasBuffer)
 STUB(PJRT_Client_FulfillAliasBuffer)
-STUB(PJRT_LoadedExecutable_GetDeviceAssignment)
 
 /* ---- The table ---- */
 
@@ -227,7 +245,7 @@ static const PJRT_Api api = {
     .PJRT_TopologyDescription_Deserialize = stub_PJRT_TopologyDescription_Deserialize,
     .PJRT_Client_CreateAliasBuffer = stub_PJRT_Client_CreateAliasBuffer,
     .PJRT_Client_FulfillAliasBuffer = stub_PJRT_Client_FulfillAliasBuffer,
-    .PJRT_LoadedExecutable_GetDeviceAssignment = stub_PJRT_LoadedExecutable_GetDeviceAssignment,
+    .PJRT_LoadedExecutable_GetDeviceAssignment = stela_LoadedExecutable_GetDeviceAssignment,
 };
 
 __attribute__((visibility("default"))) const PJRT_Api* GetPjrtApi(void) { return &api; }

@@ -83,6 +83,16 @@ typedef struct slot {
   void* const* ptrs;    /* published by the latest exchange (a barrier keeps them) */
   int64_t k;
   _Atomic(const char*) op; /* the latest call's op, for messages */
+  /* Executions over several processes: what the latest exchange
+     published (for a refresh) and the copies of its members in other
+     processes' buffers (copies[j*ck + i], NULL for local members), all
+     this device's own. */
+  int64_t cn, ck;
+  bool leak; /* a failed transfer may still write the copies: never free them */
+  int64_t* cmembers;
+  void** cmine;
+  int64_t* csizes;
+  void** copies;
 } __attribute__((aligned(64))) slot;
 
 struct stela_rendezvous {
@@ -94,6 +104,10 @@ struct stela_rendezvous {
   _Atomic int64_t cause;
   char why[256];
   slot* slots;
+  /* Several processes: the network, and the process of each device. */
+  const stela_net* net;
+  int32_t* owner;
+  uint64_t gen; /* this execution's number (stela_net.executions) */
 };
 
 static int64_t coll_now_ns(void) {
@@ -129,10 +143,49 @@ stela_rendezvous* stela_rendezvous_new(int64_t n, int64_t parts) {
   return rv;
 }
 
+static void free_copies(slot* s) {
+  if (s->copies != NULL && !s->leak)
+    for (int64_t i = 0; i < s->cn * s->ck; i++) free(s->copies[i]);
+  if (!s->leak) free(s->copies);
+  free(s->cmembers);
+  free(s->cmine);
+  free(s->csizes);
+  s->copies = NULL;
+  s->cmembers = NULL;
+  s->cmine = NULL;
+  s->csizes = NULL;
+  s->cn = s->ck = 0;
+}
+
 void stela_rendezvous_free(stela_rendezvous* rv) {
   if (rv == NULL) return;
+  for (int64_t d = 0; d < rv->n; d++) free_copies(&rv->slots[d]);
+  free(rv->owner);
   free(rv->slots);
   free(rv);
+}
+
+stela_rendezvous* stela_rendezvous_new_global(int64_t n, int64_t parts, const stela_net* net, const int32_t* owner) {
+  stela_rendezvous* rv = stela_rendezvous_new(n, parts);
+  if (rv == NULL || net == NULL) return rv;
+  rv->owner = malloc((size_t)n * sizeof(int32_t));
+  if (rv->owner == NULL) {
+    stela_rendezvous_free(rv);
+    return NULL;
+  }
+  memcpy(rv->owner, owner, (size_t)n * sizeof(int32_t));
+  rv->net = net;
+  rv->gen = __atomic_fetch_add((uint64_t*)&net->executions, 1, __ATOMIC_SEQ_CST);
+  /* Only this process's devices wait here; they have the CPUs. */
+  int64_t local = 0;
+  for (int64_t d = 0; d < n; d++) local += owner[d] == net->proc;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  rv->spin_ns = cpus >= local ? COLL_SPIN_NS : 0;
+  return rv;
+}
+
+static bool is_local(const stela_rendezvous* rv, int64_t d) {
+  return rv->net == NULL || rv->owner[d] == rv->net->proc;
 }
 
 /* Wakes the sleepers: something they may wait for changed. */
@@ -307,6 +360,13 @@ static int32_t alone(int64_t self, const char* op, const int64_t* members, int64
 static int32_t coll_exchange(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op,
                              const int64_t* members, int64_t n, void* const* mine, int64_t k, void** peers,
                              char err[256]) {
+  if (rv != NULL && rv->net != NULL) {
+    snprintf(err, 256,
+             "%s: the program calls coll_exchange without buffer sizes, which an execution over several processes "
+             "needs (a program compiled before runtime table version 5: recompile it)",
+             op);
+    return fail(rv, self, err);
+  }
   if (rv == NULL) {
     if (alone(self, op, members, n, err) != 0) return 1;
     for (int64_t j = 0; j < n; j++)
@@ -329,11 +389,166 @@ static int32_t coll_exchange(stela_rendezvous* rv, int64_t self, int64_t op_id, 
   return 0;
 }
 
+/* ---- Executions over several processes ---- */
+
+/* The tag of buffer i sent by device src to device dst at call t of
+   execution gen: 8 bits of gen, 20 of t, 12 of each device, 12 of i. */
+static uint64_t xfer_tag(uint64_t gen, int64_t t, int64_t src, int64_t dst, int64_t i) {
+  return ((gen & 0xFF) << 56) | ((uint64_t)(t & 0xFFFFF) << 36) | ((uint64_t)(src & 0xFFF) << 24) |
+         ((uint64_t)(dst & 0xFFF) << 12) | (uint64_t)(i & 0xFFF);
+}
+
+/* Checks members and splits them: the local ones into lm (*nl). */
+static int32_t split_members(stela_rendezvous* rv, int64_t self, const char* op, const int64_t* members, int64_t n,
+                             int64_t* lm, int64_t* nl, char err[256]) {
+  if (self < 0 || self >= rv->n) {
+    snprintf(err, 256, "%s: device index %lld is not one of the execution's %lld devices", op, (long long)self,
+             (long long)rv->n);
+    return 1;
+  }
+  *nl = 0;
+  for (int64_t j = 0; j < n; j++) {
+    if (members[j] < 0 || members[j] >= rv->n) {
+      snprintf(err, 256, "%s: member %lld is not one of the execution's %lld devices", op, (long long)members[j],
+               (long long)rv->n);
+      return fail(rv, self, err);
+    }
+    if (is_local(rv, members[j])) lm[(*nl)++] = members[j];
+  }
+  return 0;
+}
+
+/* Sends this device's published buffers to the members of s's latest
+   exchange in other processes and receives theirs into s's copies, as
+   call t. */
+static int32_t transfer(stela_rendezvous* rv, int64_t self, int64_t t, bool refresh, const char* op, char err[256]) {
+  slot* s = &rv->slots[self];
+  int64_t nx = 0;
+  for (int64_t j = 0; j < s->cn; j++)
+    if (!is_local(rv, s->cmembers[j])) nx += 2 * s->ck;
+  if (nx == 0) return 0;
+  stela_xfer* xs = calloc((size_t)nx, sizeof(stela_xfer));
+  if (xs == NULL) {
+    snprintf(err, 256, "%s: out of memory", op);
+    return fail(rv, self, err);
+  }
+  int64_t x = 0;
+  for (int64_t j = 0; j < s->cn; j++) {
+    int64_t m = s->cmembers[j];
+    if (is_local(rv, m)) continue;
+    for (int64_t i = 0; i < s->ck; i++) {
+      int64_t flags = s->csizes[i] & ~STELA_RT_COLL_SIZE_MASK, bytes = s->csizes[i] & STELA_RT_COLL_SIZE_MASK;
+      if (bytes <= 0 || (flags & STELA_RT_COLL_UNREAD) != 0 || ((flags & STELA_RT_COLL_LATE) != 0) != refresh)
+        continue;
+      xs[x++] = (stela_xfer){.send = 1, .proc = rv->owner[m], .peer = m, .tag = xfer_tag(rv->gen, t, self, m, i),
+                             .ptr = s->cmine[i], .bytes = bytes};
+      xs[x++] = (stela_xfer){.send = 0, .proc = rv->owner[m], .peer = m, .tag = xfer_tag(rv->gen, t, m, self, i),
+                             .ptr = s->copies[j * s->ck + i], .bytes = bytes};
+    }
+  }
+  char why[256];
+  why[0] = '\0';
+  int32_t rc = x == 0 ? 0 : rv->net->sendrecv(rv->net->ctx, xs, x, why);
+  free(xs);
+  if (rc == 2) s->leak = true;
+  if (rc != 0) {
+    snprintf(err, 256, "%s: %s", op, why[0] ? why : "the network transfer failed");
+    return fail(rv, self, err);
+  }
+  return 0;
+}
+
+static int32_t exchange_global(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op,
+                               const int64_t* members, int64_t n, void* const* mine, const int64_t* sizes, int64_t k,
+                               void** peers, char err[256]) {
+  int64_t* lm = malloc((size_t)(n + 1) * sizeof(int64_t));
+  if (lm == NULL) {
+    snprintf(err, 256, "%s: out of memory", op);
+    return fail(rv, self, err);
+  }
+  int64_t nl, t;
+  if (split_members(rv, self, op, members, n, lm, &nl, err) != 0 ||
+      arrive(rv, self, op_id, op, lm, nl, true, mine, k, err, &t) != 0) {
+    free(lm);
+    return 1;
+  }
+  free(lm);
+  /* This device's previous copies are done with (its peers read only
+     their own). */
+  slot* s = &rv->slots[self];
+  free_copies(s);
+  s->cmembers = malloc((size_t)(n + 1) * sizeof(int64_t));
+  s->cmine = malloc((size_t)(k + 1) * sizeof(void*));
+  s->csizes = malloc((size_t)(k + 1) * sizeof(int64_t));
+  s->copies = calloc((size_t)(n * k + 1), sizeof(void*));
+  bool ok = s->cmembers && s->cmine && s->csizes && s->copies;
+  if (ok) {
+    s->cn = n;
+    s->ck = k;
+    memcpy(s->cmembers, members, (size_t)n * sizeof(int64_t));
+    memcpy(s->cmine, mine, (size_t)k * sizeof(void*));
+    memcpy(s->csizes, sizes, (size_t)k * sizeof(int64_t));
+    for (int64_t j = 0; j < n && ok; j++) {
+      if (is_local(rv, members[j])) continue;
+      for (int64_t i = 0; i < k && ok; i++) {
+        if ((sizes[i] & STELA_RT_COLL_UNREAD) != 0) continue; /* its copy stays NULL */
+        int64_t bytes = sizes[i] & STELA_RT_COLL_SIZE_MASK;
+        size_t b = bytes > 0 ? (size_t)bytes : 1;
+        b = (b + 63) / 64 * 64;
+        ok = posix_memalign(&s->copies[j * k + i], 64, b) == 0;
+        if (!ok) s->copies[j * k + i] = NULL;
+      }
+    }
+  }
+  if (!ok) {
+    snprintf(err, 256, "%s: out of memory for the copies of other processes' buffers", op);
+    return fail(rv, self, err);
+  }
+  if (transfer(rv, self, t, false, op, err) != 0) return 1;
+  for (int64_t j = 0; j < n; j++) {
+    int64_t m = members[j];
+    if (!is_local(rv, m)) {
+      for (int64_t i = 0; i < k; i++) peers[j * k + i] = s->copies[j * k + i];
+      continue;
+    }
+    const slot* ms = &rv->slots[m];
+    if (ms->k != k) {
+      char who[96];
+      describe(rv, m, who, sizeof(who));
+      snprintf(err, 256, "%s: %s published %lld buffers, this device %lld (the devices ran different collectives)",
+               op, who, (long long)ms->k, (long long)k);
+      return fail(rv, self, err);
+    }
+    for (int64_t i = 0; i < k; i++) peers[j * k + i] = ms->ptrs[i];
+  }
+  return 0;
+}
+
+static int32_t coll_exchange_sized(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op,
+                                   const int64_t* members, int64_t n, void* const* mine, const int64_t* sizes,
+                                   int64_t k, void** peers, char err[256]) {
+  if (rv == NULL || rv->net == NULL) return coll_exchange(rv, self, op_id, op, members, n, mine, k, peers, err);
+  return exchange_global(rv, self, op_id, op, members, n, mine, sizes, k, peers, err);
+}
+
 static int32_t coll_barrier(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op,
                             const int64_t* members, int64_t n, char err[256]) {
   if (rv == NULL) return alone(self, op, members, n, err);
   int64_t t;
-  return arrive(rv, self, op_id, op, members, n, false, NULL, 0, err, &t);
+  if (rv->net == NULL) return arrive(rv, self, op_id, op, members, n, false, NULL, 0, err, &t);
+  /* Members in other processes read copies: only the local ones are
+     waited for, and a refresh sends and receives the copies again. */
+  int64_t* lm = malloc((size_t)(n + 1) * sizeof(int64_t));
+  if (lm == NULL) {
+    snprintf(err, 256, "%s: out of memory", op);
+    return fail(rv, self, err);
+  }
+  int64_t nl;
+  int32_t rc = split_members(rv, self, op, members, n, lm, &nl, err);
+  if (rc == 0) rc = arrive(rv, self, op_id, op, lm, nl, false, NULL, 0, err, &t);
+  free(lm);
+  if (rc == 0 && (op_id & STELA_RT_COLL_REFRESH) != 0) rc = transfer(rv, self, t, true, op, err);
+  return rc;
 }
 
 /* The version 3 fields of a one-device table (stela_rt_init). */
@@ -347,6 +562,7 @@ void stela_rt_init_collectives(stela_rt* rt) {
   rt->rendezvous = NULL;
   rt->coll_exchange = coll_exchange;
   rt->coll_barrier = coll_barrier;
+  rt->coll_exchange_sized = coll_exchange_sized;
 }
 
 /* ---- Running an execution's devices ---- */
@@ -525,42 +741,41 @@ void stela_crew_free(stela_crew* c) {
   free(c);
 }
 
-int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn entry, int64_t replicas,
-                         int64_t partitions, bool collectives, size_t stack_size, void* const* const* args,
-                         void* const* const* results, char* const* errs, int* rcs, int64_t* cause) {
-  int64_t n = replicas * partitions;
-  *cause = -1;
-  if (n < 1) return -1;
-  stela_rendezvous* rv = stela_rendezvous_new(n, partitions);
-  dev_run* runs = calloc((size_t)n, sizeof(dev_run));
-  if (rv == NULL || runs == NULL) {
+/* Runs the nrun devices idx[] of an execution meeting at rv (see
+   stela_rt_run_devices); args etc. are indexed like idx. */
+static int run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn entry, int64_t replicas,
+                       int64_t partitions, bool collectives, size_t stack_size, stela_rendezvous* rv, int64_t nrun,
+                       const int64_t* idx, void* const* const* args, void* const* const* results, char* const* errs,
+                       int* rcs, int64_t* cause) {
+  dev_run* runs = calloc((size_t)nrun, sizeof(dev_run));
+  if (runs == NULL) {
     stela_rendezvous_free(rv);
-    free(runs);
     return -1;
   }
   dev_exec exec;
   pthread_mutex_init(&exec.mu, NULL);
   pthread_cond_init(&exec.cv, NULL);
   exec.running = 0;
-  for (int64_t d = 0; d < n; d++) {
-    dev_run* r = &runs[d];
+  for (int64_t j = 0; j < nrun; j++) {
+    dev_run* r = &runs[j];
     r->pool = pool;
     r->entry = entry;
-    r->args = args[d];
-    r->results = results[d];
-    r->err = errs[d];
-    r->rc = &rcs[d];
+    r->args = args[j];
+    r->results = results[j];
+    r->err = errs[j];
+    r->rc = &rcs[j];
     r->rv = rv;
-    r->d = d;
+    r->d = idx[j];
     r->exec = &exec;
-    stela_rt_for_device(&r->table, base, rv, d, replicas, partitions);
+    stela_rt_for_device(&r->table, base, rv, idx[j], replicas, partitions);
   }
   /* Devices 1.. on the crew, else on threads of their own. */
   stela_crew* crew = stack_size == 0 ? stela_pool_crew(pool) : NULL;
   pthread_attr_t attr;
   bool have_attr = false;
-  for (int64_t d = 1; d < n; d++) {
-    dev_run* r = &runs[d];
+  for (int64_t j = 1; j < nrun; j++) {
+    dev_run* r = &runs[j];
+    int64_t d = r->d;
     crew_worker* w = crew_take(crew);
     if (w != NULL) {
       r->crewed = true;
@@ -594,11 +809,11 @@ int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn 
   }
   if (have_attr) pthread_attr_destroy(&attr);
   dev_main(&runs[0]);
-  for (int64_t d = 1; d < n; d++) {
-    if (runs[d].threaded)
-      pthread_join(runs[d].thread, NULL);
-    else if (!runs[d].crewed && !collectives)
-      dev_main(&runs[d]); /* no thread to be had: run it here */
+  for (int64_t j = 1; j < nrun; j++) {
+    if (runs[j].threaded)
+      pthread_join(runs[j].thread, NULL);
+    else if (!runs[j].crewed && !collectives)
+      dev_main(&runs[j]); /* no thread to be had: run it here */
   }
   pthread_mutex_lock(&exec.mu);
   while (exec.running > 0) pthread_cond_wait(&exec.cv, &exec.mu);
@@ -609,4 +824,37 @@ int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn 
   stela_rendezvous_free(rv);
   free(runs);
   return 0;
+}
+
+int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn entry, int64_t replicas,
+                         int64_t partitions, bool collectives, size_t stack_size, void* const* const* args,
+                         void* const* const* results, char* const* errs, int* rcs, int64_t* cause) {
+  int64_t n = replicas * partitions;
+  *cause = -1;
+  if (n < 1) return -1;
+  stela_rendezvous* rv = stela_rendezvous_new(n, partitions);
+  int64_t* idx = malloc((size_t)n * sizeof(int64_t));
+  if (rv == NULL || idx == NULL) {
+    stela_rendezvous_free(rv);
+    free(idx);
+    return -1;
+  }
+  for (int64_t d = 0; d < n; d++) idx[d] = d;
+  int rc = run_devices(pool, base, entry, replicas, partitions, collectives, stack_size, rv, n, idx, args, results,
+                       errs, rcs, cause);
+  free(idx);
+  return rc;
+}
+
+int stela_rt_run_devices_global(stela_pool* pool, const stela_rt* base, stela_entry_fn entry, int64_t replicas,
+                                int64_t partitions, const stela_net* net, const int32_t* owner, int64_t nlocal,
+                                const int64_t* local, void* const* const* args, void* const* const* results,
+                                char* const* errs, int* rcs, int64_t* cause) {
+  int64_t n = replicas * partitions;
+  *cause = -1;
+  if (n < 1 || nlocal < 1) return -1;
+  stela_rendezvous* rv = stela_rendezvous_new_global(n, partitions, net, owner);
+  if (rv == NULL) return -1;
+  return run_devices(pool, base, entry, replicas, partitions, true, 0, rv, nlocal, local, args, results, errs, rcs,
+                     cause);
 }

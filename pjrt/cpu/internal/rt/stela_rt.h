@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STELA_RT_VERSION 4
+#define STELA_RT_VERSION 5
 
 /* The rendezvous of one execution's device threads (rt_coll.c). */
 typedef struct stela_rendezvous stela_rendezvous;
@@ -83,7 +83,58 @@ typedef struct stela_rt {
      run are undefined (but every access stays in bounds): the caller
      reports the cancellation, not the results. */
   _Atomic int32_t* cancel;
+
+  /* ---- Version 5: collectives across processes. ---- */
+  /* coll_exchange with the byte size of each of the k pointers (every
+     member publishes buffers of the same sizes: the devices run one
+     program). In an execution whose devices are in several processes
+     (stela_rendezvous_new_global), a member in another process publishes
+     copies: its buffers as they were at the exchange, received over the
+     network into memory of this device's own, valid until its next
+     exchange. coll_barrier with STELA_RT_COLL_REFRESH in op_id (a barrier
+     after which the members read their peers' buffers again, as a
+     segmented all_reduce does) receives those copies again; without it a
+     barrier waits for the members in this process only (those in others
+     read copies). */
+  int32_t (*coll_exchange_sized)(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op,
+                                 const int64_t* members, int64_t n, void* const* mine, const int64_t* sizes, int64_t k,
+                                 void** peers, char err[256]);
 } stela_rt;
+
+/* The bit of a barrier's op_id that asks for the peers' copies again
+   (version 5, coll_exchange_sized); op ids are below 2^20. */
+#define STELA_RT_COLL_REFRESH (INT64_C(1) << 30)
+/* Bits of coll_exchange_sized's sizes: a buffer the peers read only
+   after a refresh (it is written after the exchange: sent at the
+   refresh, not at the exchange), or never (not sent; its copy is NULL). */
+#define STELA_RT_COLL_LATE (INT64_C(1) << 62)
+#define STELA_RT_COLL_UNREAD (INT64_C(1) << 61)
+#define STELA_RT_COLL_SIZE_MASK (STELA_RT_COLL_UNREAD - 1)
+
+/* One transfer between this process and another (stela_net): send (or
+   receive) bytes at ptr to (from) process proc, matched by tag. */
+typedef struct stela_xfer {
+  int32_t send;
+  int32_t proc;
+  int64_t peer; /* the remote device (execution index), for messages */
+  uint64_t tag;
+  void* ptr;
+  int64_t bytes;
+} stela_xfer;
+
+/* The network of a multi-process execution (the plugin's Gloo shim):
+   sendrecv posts all n transfers and waits for them, returning 0, or 1
+   with a message (naming the process) in err; 2 is a failure that may
+   leave transfers pending, whose memory must then not be freed. */
+typedef struct stela_net {
+  void* ctx;
+  int32_t proc, nprocs; /* this process, and the job's count */
+  int32_t (*sendrecv)(void* ctx, const stela_xfer* xs, int64_t n, char err[256]);
+  /* Executions over several processes started so far (every process
+     starts them in the same order): part of each transfer's tag, so that
+     transfers of two executions never match. */
+  uint64_t executions;
+} stela_net;
 
 /* What entry returns when rt->cancel was set (version 4). */
 #define STELA_RT_CANCELLED 3
@@ -132,6 +183,12 @@ void stela_rt_init_collectives(stela_rt* rt);
 /* A rendezvous for the n device threads of one execution (rt_coll.c);
    NULL when out of memory. */
 stela_rendezvous* stela_rendezvous_new(int64_t n, int64_t num_partitions);
+/* A rendezvous of an execution whose n devices are in several processes:
+   owner[d] is the process of execution index d (net->proc this one's);
+   members in other processes meet through net (coll_exchange_sized).
+   owner is copied. */
+stela_rendezvous* stela_rendezvous_new_global(int64_t n, int64_t num_partitions, const stela_net* net,
+                                              const int32_t* owner);
 void stela_rendezvous_free(stela_rendezvous* rv);
 /* Makes rt (a copy of base) the table of device d (execution index) of an
    execution of replicas x partitions devices meeting at rv. */
@@ -162,6 +219,15 @@ int64_t stela_rendezvous_cause(stela_rendezvous* rv);
 int stela_rt_run_devices(stela_pool* pool, const stela_rt* base, stela_entry_fn entry, int64_t replicas,
                          int64_t partitions, bool collectives, size_t stack_size, void* const* const* args,
                          void* const* const* results, char* const* errs, int* rcs, int64_t* cause);
+
+/* stela_rt_run_devices for an execution spread over processes: only the
+   nlocal execution indices local[] run here (args, results, errs and rcs
+   are indexed like local), meeting the others' devices through net
+   (owner[d]: the process of execution index d). */
+int stela_rt_run_devices_global(stela_pool* pool, const stela_rt* base, stela_entry_fn entry, int64_t replicas,
+                                int64_t partitions, const stela_net* net, const int32_t* owner, int64_t nlocal,
+                                const int64_t* local, void* const* const* args, void* const* const* results,
+                                char* const* errs, int* rcs, int64_t* cause);
 
 /* Runs a compiled program's entry on the calling thread with pool bound to
    it (parallel_for uses the pool of the thread that calls it; NULL means
