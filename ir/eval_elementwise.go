@@ -327,7 +327,7 @@ func floatUnary(op Op, d DType) func(float64) float64 {
 	case OpExpm1:
 		return math.Expm1
 	case OpLog:
-		return math.Log
+		return logF64
 	case OpLog1p:
 		return math.Log1p
 	case OpLogistic:
@@ -1166,9 +1166,18 @@ func complexLog(z complex128) complex128 {
 	case math.IsInf(h, 0) && !math.IsInf(re, 0) && !math.IsInf(im, 0) && !math.IsNaN(re) && !math.IsNaN(im):
 		return complex(math.Log(math.Hypot(re/2, im/2))+math.Ln2, math.Atan2(im, re))
 	case h > 0 && h < 0x1p-1000:
-		// Scaled up: Go's math.Log on amd64 is off for subnormal
-		// operands (log(1e-308) = -708.718…, not -709.196…).
-		return complex(math.Log(math.Hypot(re*0x1p100, im*0x1p100))-100*math.Ln2, math.Atan2(im, re))
+		return complex(logF64(h), math.Atan2(im, re))
 	}
 	return cmplx.Log(z)
+}
+
+// logF64 is math.Log, but for subnormal operands scaled into the normal
+// range first: Go's math.Log on amd64 (log_amd64.s) does not normalize
+// them, so math.Log(1e-308) is -708.718… and math.Log(5e-324) -709.09…,
+// not -709.196… and -744.440….
+func logF64(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
 }
