@@ -327,7 +327,7 @@ func floatUnary(op Op, d DType) func(float64) float64 {
 	case OpExpm1:
 		return math.Expm1
 	case OpLog:
-		return math.Log
+		return logF64
 	case OpLog1p:
 		return math.Log1p
 	case OpLogistic:
@@ -377,11 +377,11 @@ func complexUnary(op Op) func(complex128) complex128 {
 	case OpSign:
 		return complexSign
 	case OpExp:
-		return cmplx.Exp
+		return complexExp
 	case OpExpm1:
 		return complexExpm1
 	case OpLog:
-		return cmplx.Log
+		return complexLog
 	case OpLog1p:
 		return complexLog1p
 	case OpLogistic:
@@ -1139,4 +1139,45 @@ func getStreamBits(stream []uint64, pos, n int) []uint64 {
 		}
 	}
 	return words
+}
+
+// complexExp is cmplx.Exp (C99 Annex G's special values), but where e^re
+// overflows and e^re·cos im or e^re·sin im need not, by halves:
+// (e^(re/2)·cos im)·e^(re/2).
+func complexExp(z complex128) complex128 {
+	re, im := real(z), imag(z)
+	if re > 709 && !math.IsInf(re, 0) {
+		h := math.Exp(re / 2)
+		return complex(h*math.Cos(im)*h, h*math.Sin(im)*h)
+	}
+	return cmplx.Exp(z)
+}
+
+// complexLog is cmplx.Log (C99 Annex G's special values), with log|z|
+// accurate where |z| is near 1 (½·log1p((x-1)(x+1) + y²): log(1 + 1e-10i)
+// is 5e-21, not 0), where |z| overflows (log|z/2| + log 2) and where it
+// is tiny.
+func complexLog(z complex128) complex128 {
+	re, im := real(z), imag(z)
+	h := math.Hypot(re, im)
+	switch {
+	case h >= 0.5 && h <= 2:
+		return complex(0.5*math.Log1p((re-1)*(re+1)+im*im), math.Atan2(im, re))
+	case math.IsInf(h, 0) && !math.IsInf(re, 0) && !math.IsInf(im, 0) && !math.IsNaN(re) && !math.IsNaN(im):
+		return complex(math.Log(math.Hypot(re/2, im/2))+math.Ln2, math.Atan2(im, re))
+	case h > 0 && h < 0x1p-1000:
+		return complex(logF64(h), math.Atan2(im, re))
+	}
+	return cmplx.Log(z)
+}
+
+// logF64 is math.Log, but for subnormal operands scaled into the normal
+// range first: Go's math.Log on amd64 (log_amd64.s) does not normalize
+// them, so math.Log(1e-308) is -708.718… and math.Log(5e-324) -709.09…,
+// not -709.196… and -744.440….
+func logF64(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
 }

@@ -1207,3 +1207,21 @@ func TestElementwiseOperandsUnchanged(t *testing.T) {
 		t.Errorf("operand changed: %s", FormatLiteral(x))
 	}
 }
+
+// TestLogSubnormal: log of subnormal float64 operands, against mpmath's
+// values rounded to float64 (Go's math.Log on amd64 gets them wrong).
+func TestLogSubnormal(t *testing.T) {
+	for _, c := range []struct{ x, want float64 }{
+		{5e-324, -744.4400719213812},
+		{1e-310, -713.8013788281542},
+		{2.2250738585072009e-308, -708.3964185322641},
+	} {
+		got := logF64(c.x)
+		if d := math.Abs(got - c.want); d > 2*math.Abs(math.Nextafter(c.want, 0)-c.want) {
+			t.Errorf("log(%g) = %v, want %v", c.x, got, c.want)
+		}
+	}
+	if got := complexLog(complex(1e-308, 1e-310)); math.Abs(real(got)+709.196158644666) > 1e-12 {
+		t.Errorf("log(1e-308 + 1e-310i) = %v, want real part -709.196158644666", got)
+	}
+}

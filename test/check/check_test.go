@@ -58,6 +58,55 @@ var knownUnsupported = map[string]string{}
 // XLA's results get (and every failure must match one). Entries that no
 // longer match fail the test.
 var xlaKnown = map[string]xlaDiff{
+	// XLA (jaxlib 0.10.2) departs from C99 Annex G (which numpy follows
+	// here) at a few special values: exp(-0 - 0i) = 1 + 0i (Annex G:
+	// 1 - 0i), log(∞ + NaN i) and log1p(NaN + ∞i) = NaN + NaN i (Annex G:
+	// +∞ + NaN i), sqrt(-4 - 0i) = 2i and sqrt(0 - 0i) = 0 + 0i (the
+	// branch cut's side and the zero's sign lost; Annex G: -2i, 0 - 0i).
+	"complex_edge_values.mlir": {why: "XLA differs from C99 Annex G at signed zeros and infinities with NaN (numpy agrees with Stela)", match: []string{
+		"32: check.expect_eq_const: element [1]:",
+		"50: check.expect_eq_const: element [1]:",
+		"54: check.expect_close: element [12]:",
+		"72: check.expect_close: element [12]:",
+		"79: check.expect_eq_const: element [12]:",
+		"90: check.expect_close: element [9]:",
+		"108: check.expect_close: element [9]:",
+		"115: check.expect_eq_const: element [9]:",
+		"126: check.expect_close: element [5]:",
+		"140: check.expect_eq_const: element [2]:",
+		"144: check.expect_close: element [5]:",
+		"158: check.expect_eq_const: element [2]:",
+	}},
+	// XLA (jaxlib 0.10.2) computes the complex inverse functions without
+	// regard to the sign of a zero part: on a branch cut it picks one
+	// side whatever that sign (asin(2 - 0i), acos(2 - 0i), atan(-0 + 2i),
+	// acosh(-2 - 0i), ...) and the sign of a zero result part is lost
+	// (asin(-0 - 0i) = -0 - 0i), where C99 Annex G (and numpy) keep
+	// both; its complex64 results also flush subnormal parts (FTZ).
+	"chlo_complex_inverse.mlir": {why: "XLA ignores the sign of a zero part on branch cuts and flushes subnormal complex64 parts (Annex G and numpy agree with Stela)", match: []string{
+		"15: check.expect_close: element [13]:",
+		"25: check.expect_eq_const: element [11]:",
+		"28: check.expect_close: element [5]:",
+		"38: check.expect_eq_const: element [11]:",
+		"41: check.expect_close: element [13]:",
+		"51: check.expect_eq_const: element [11]:",
+		"54: check.expect_close: element [13]:",
+		"64: check.expect_eq_const: element [11]:",
+		"77: check.expect_eq_const: element [10]:",
+		"80: check.expect_close: element [5]:",
+		"90: check.expect_eq_const: element [10]:",
+		"93: check.expect_close: element [17]:",
+		"98: check.expect_eq_const: element [11]:",
+		"106: check.expect_close: element [4]:",
+		"111: check.expect_eq_const: element [11]:",
+		"119: check.expect_close: element [11]:",
+		"129: check.expect_eq_const: element [11]:",
+		"132: check.expect_close: element [11]:",
+		"142: check.expect_eq_const: element [11]:",
+		"150: check.expect_eq_const: element [11]:",
+		"158: check.expect_close: element [4]:",
+		"163: check.expect_eq_const: element [11]:",
+	}},
 	// XLA's CPU runtime runs with the x86 flush-to-zero and
 	// denormals-are-zero modes on: subnormal results become ±0 and
 	// subnormal operands read as ±0. StableHLO specifies IEEE 754

@@ -201,15 +201,6 @@ var knownDiffs = []*knownDiff{
 			"off (Go's cmplx.Tanh)",
 	},
 	{
-		cases: regexp.MustCompile(`^log/c128$`),
-		when: func(e elemDiff) bool {
-			return math.Abs(cmplx.Abs(e.inC(0))-1) < 1e-2 && e.ulps < 1000
-		},
-		kind: "stela-bug",
-		why: "ir.Eval's complex log near |z| = 1 loses the real part to cancellation (Go's cmplx.Log takes " +
-			"log(|z|)): log(1+0.001i) has real part 4.999997500001667e-07 (XLA, mpmath), Stela 4.999997500588806e-07",
-	},
-	{
 		cases: regexp.MustCompile(`^log_plus_one/c128$`),
 		when: func(e elemDiff) bool {
 			return cmplx.Abs(1+e.inC(0)) < 1e-2 && e.ulps < 100000

@@ -376,6 +376,10 @@ func (b *fb) cexp(x [2]value.Value) [2]value.Value {
 	re, im := x[0], x[1]
 	r := b.mexp(re)
 	gen := [2]value.Value{b.fmul(r, b.mcos(im)), b.fmul(r, b.msin(im))}
+	// e^re overflows before e^re·cos im may: scale by halves.
+	h := b.mexp(b.fmul(d(0.5), re))
+	halves := [2]value.Value{b.fmul(b.fmul(h, b.mcos(im)), h), b.fmul(b.fmul(h, b.msin(im)), h)}
+	gen = b.sel2(b.and(b.fcmp(enum.FPredOGT, re, d(709)), b.isFinite(re)), halves, gen)
 	nan := d(math.NaN())
 	// re = ±Inf
 	infIm := b.or(b.isInf(im), b.isNaN(im))
@@ -399,9 +403,19 @@ func (b *fb) cexpm1(x [2]value.Value) [2]value.Value {
 	return [2]value.Value{re, b.fmul(b.mexp(a), b.msin(bb))}
 }
 
-// clog is math/cmplx.Log: log|z| + i arg z.
+// clog is the evaluator's complexLog: log|z| + i arg z, log|z| as
+// ½·log1p((x-1)(x+1) + y²) where |z| is near 1 and from |z/2| where |z|
+// overflows.
 func (b *fb) clog(x [2]value.Value) [2]value.Value {
-	return [2]value.Value{b.mlog(b.hypot(x[0], x[1])), b.matan2(x[1], x[0])}
+	re, im := x[0], x[1]
+	h := b.hypot(re, im)
+	lg := b.mlog(h)
+	near1 := b.and(b.fcmp(enum.FPredOGE, h, d(0.5)), b.fcmp(enum.FPredOLE, h, d(2)))
+	l1p := b.fmul(d(0.5), b.libm1("log1p", kF64, b.fadd(b.fmul(b.fsub(re, d(1)), b.fadd(re, d(1))), b.fmul(im, im))))
+	over := b.and(b.isInf(h), b.and(b.isFinite(re), b.isFinite(im)))
+	scaled := b.fadd(b.mlog(b.hypot(b.fmul(d(0.5), re), b.fmul(d(0.5), im))), d(math.Ln2))
+	lg = b.sel(near1, l1p, b.sel(over, scaled, lg))
+	return [2]value.Value{lg, b.matan2(im, re)}
 }
 
 // clog1p is the evaluator's complexLog1p.

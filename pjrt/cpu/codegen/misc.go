@@ -736,7 +736,7 @@ func (p *planner) chlo(n *node, op *stablehlo.Op, short string, ins []*tval) ([]
 		return nil, fmt.Errorf("has %d operands, want 1", len(ins))
 	}
 	x := ins[0].t
-	if (short == "square" || short == "sinh" || short == "cosh" || short == "tan") && isComplexKind(x.elem) {
+	if chloComplexOps[short] && isComplexKind(x.elem) {
 		if !x.equal(r) {
 			return nil, fmt.Errorf("result type %s, want %s", r, x)
 		}
@@ -1149,6 +1149,8 @@ func (b *fb) chloComplex(short string, k elemKind, x value.Value) (value.Value, 
 	switch short {
 	case "tan":
 		return b.unary("tan", k, x)
+	case "asin", "acos", "atan", "asinh", "acosh", "atanh":
+		return b.chloComplexInverse(short, k, x), nil
 	case "sinh", "cosh":
 	default:
 		return nil, unsupportedf("chlo.%s on %s", short, k.mlir())
@@ -1168,4 +1170,29 @@ func (b *fb) chloComplex(short string, k elemKind, x value.Value) (value.Value, 
 	signed := c.NewFMul(b.copysign(p, fconst(p, 1), second), im)
 	outIm := c.NewSelect(zero, signed, prod)
 	return b.mkComplex(k, outRe, outIm), nil
+}
+
+// chloComplexOps are the chlo elementwise ops the code generator
+// computes on complex numbers.
+var chloComplexOps = map[string]bool{
+	"square": true, "sinh": true, "cosh": true, "tan": true,
+	"asin": true, "acos": true, "atan": true, "asinh": true, "acosh": true, "atanh": true,
+}
+
+// chloComplexInverse computes chlo.asin, acos, atan, asinh, acosh and
+// atanh on complex numbers with the C library's casin, cacos, ... on
+// doubles (complex64 widened exactly, the result rounded once). glibc
+// implements them as C99 Annex G recommends: the principal branch, the
+// branch cuts' sides chosen by the sign of a zero part, special values
+// of infinities and NaNs, and the Hull, Fairgrieve and Tang algorithm
+// (casin/cacos) and Kahan's (catanh) so that neither a huge operand
+// nor one near ±1 or ±i loses accuracy to overflow or cancellation.
+// The call follows the x86-64 System V ABI of a double _Complex: two
+// doubles in, a {double, double} pair out.
+func (b *fb) chloComplexInverse(short string, k elemKind, x value.Value) value.Value {
+	c := b.cur
+	re, im := b.wide(k, x)
+	pair := types.NewStruct(types.Double, types.Double)
+	r := b.call(pure(b.e.decl("c"+short, pair, types.Double, types.Double)), re, im)
+	return b.narrow(k, c.NewExtractValue(r, 0), c.NewExtractValue(r, 1))
 }

@@ -1589,7 +1589,7 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		if t := chloBroadcast[short]; t != "" && binaryOps[t] && !elemOK(t, k) {
 			return false, "not implemented on this element type"
 		}
-		if chloUnary[short] != "" && !slices.Contains([]string{"square", "sinh", "cosh", "tan"}, short) && k.isComplex() {
+		if chloUnary[short] != "" && !chloComplexOps[short] && k.isComplex() {
 			return false, "not implemented on this element type"
 		}
 	}
