@@ -440,3 +440,38 @@ func TestJAXModels(t *testing.T) {
 		}
 	}
 }
+
+// TestJAXCompileCacheAcrossProcesses runs one JAX program in three fresh
+// processes on one STELA_CACHE_DIR: the first compiles its programs, the
+// others find them in the cache. (XLA serializes the map fields of the compile
+// options' DebugOptions in an order that changes from one process to the
+// next; the cache key sorts them, else every process missed.)
+func TestJAXCompileCacheAcrossProcesses(t *testing.T) {
+	py, env := setup(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	prog := `import jax, jax.numpy as jnp
+print(jax.jit(lambda x: jnp.sin(x) * 3 + 1)(jnp.arange(4.0)))`
+	first := 0
+	for i := range 3 {
+		cmd := exec.Command(py, "-c", prog)
+		cmd.Env = append(append([]string(nil), env...), "JAX_PLATFORMS=stela", "STELA_CACHE_DIR="+cache)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("process %d: %v\n%s", i, err, lastLines(string(out), 20))
+		}
+		des, err := os.ReadDir(filepath.Join(cache, "objects"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = len(des)
+		}
+		if len(des) == 0 || len(des) != first {
+			var names []string
+			for _, d := range des {
+				names = append(names, d.Name())
+			}
+			t.Fatalf("after %d processes the cache holds %d programs, after the first %d (a new process missed the cache): %v", i+1, len(des), first, names)
+		}
+	}
+}
