@@ -27,7 +27,7 @@ func (m *Module) InlineRegionCalls() error {
 func (m *Module) inlineInRegions(op *Op, depth int) error {
 	for _, r := range op.Regions {
 		for _, blk := range r.Blocks {
-			if err := m.inlineBlock(blk, depth); err != nil {
+			if _, err := m.inlineBlock(blk, depth); err != nil {
 				return err
 			}
 		}
@@ -36,9 +36,12 @@ func (m *Module) inlineInRegions(op *Op, depth int) error {
 }
 
 // inlineBlock inlines the calls of blk (and of the regions of its ops).
-func (m *Module) inlineBlock(blk *Block, depth int) error {
+// It returns what the results of the calls it removed became, for the
+// values that refer to them from outside blk (a callee's returned
+// values, when the call was itself inlined).
+func (m *Module) inlineBlock(blk *Block, depth int) (map[*Value]*Value, error) {
 	if depth > 64 {
-		return fmt.Errorf("calls in regions nested deeper than 64")
+		return nil, fmt.Errorf("calls in regions nested deeper than 64")
 	}
 	subst := map[*Value]*Value{}
 	var out []*Op
@@ -46,7 +49,7 @@ func (m *Module) inlineBlock(blk *Block, depth int) error {
 		remap(op, subst)
 		if op.Name != "func.call" && op.Name != "call" {
 			if err := m.inlineInRegions(op, depth); err != nil {
-				return err
+				return nil, err
 			}
 			out = append(out, op)
 			continue
@@ -54,11 +57,11 @@ func (m *Module) inlineBlock(blk *Block, depth int) error {
 		c, _ := op.Attr("callee").(SymbolRefAttr)
 		g := m.Func(c.Name)
 		if g == nil || g.Body == nil || len(g.Body.Blocks) != 1 {
-			return fmt.Errorf("func.call @%s in a region: the callee must be a function of one block", c.Name)
+			return nil, fmt.Errorf("func.call @%s in a region: the callee must be a function of one block", c.Name)
 		}
 		body := g.Body.Blocks[0]
 		if len(body.Args) != len(op.Operands) {
-			return fmt.Errorf("func.call @%s in a region: %d arguments for %d parameters", c.Name, len(op.Operands), len(body.Args))
+			return nil, fmt.Errorf("func.call @%s in a region: %d arguments for %d parameters", c.Name, len(op.Operands), len(body.Args))
 		}
 		env := map[*Value]*Value{}
 		for i, a := range body.Args {
@@ -78,18 +81,21 @@ func (m *Module) inlineBlock(blk *Block, depth int) error {
 			tmp.Ops = append(tmp.Ops, cloneOp(cop, env))
 		}
 		if len(rets) != len(op.Results) {
-			return fmt.Errorf("func.call @%s in a region: %d results, the callee returns %d", c.Name, len(op.Results), len(rets))
+			return nil, fmt.Errorf("func.call @%s in a region: %d results, the callee returns %d", c.Name, len(op.Results), len(rets))
 		}
-		if err := m.inlineBlock(tmp, depth+1); err != nil {
-			return err
+		inner, err := m.inlineBlock(tmp, depth+1)
+		if err != nil {
+			return nil, err
 		}
 		for i, r := range op.Results {
-			subst[r] = rets[i]
+			// A returned value may be the result of a call the callee
+			// makes, which inlining tmp replaced.
+			subst[r] = lookup(inner, rets[i])
 		}
 		out = append(out, tmp.Ops...)
 	}
 	blk.Ops = out
-	return nil
+	return subst, nil
 }
 
 func lookup(env map[*Value]*Value, v *Value) *Value {

@@ -1,14 +1,22 @@
-"""W1-W5 (docs/performance.md's workloads) written in JAX, timed on the
+"""W1-W6 (docs/performance.md's workloads) written in JAX, timed on the
 Stela plugin and on XLA's CPU backend in one process, runs alternating
 (A B B A ...) so that both see the same machine:
 
     PYTHONPATH=<stela>/python:<jax> JAX_PLATFORMS=stela,cpu python3 bench.py [--runs 7] [--workload W2]
 
 Prints one line per workload: the median time on each backend and their
-ratio (stela / xla; below 1 is Stela faster).
+ratio (stela / xla; below 1 is Stela faster). W6 (W5's compile latency)
+runs fresh child processes, one platform each: `jax.jit(block).lower()`
+and `.compile()` with an empty cache and again with the cache the first
+child filled (Stela's STELA_CACHE_DIR; JAX's persistent compilation cache
+for XLA, which does not store Stela executables).
 """
 import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 import jax
@@ -69,7 +77,8 @@ def w4(dev):
     return (lambda: jax.block_until_ready(step(params, x, y))), lambda t: "%.2f ms" % (t * 1e3)
 
 
-def w5(dev):
+def w5_block(dev):
+    """W5's GPT-2-small block and its inputs on dev."""
     r = np.random.default_rng(0)
     d, h, s, b = 768, 12, 256, 4
     p = {k: jax.device_put((r.standard_normal(shape) * 0.02).astype(np.float32), dev) for k, shape in {
@@ -90,23 +99,80 @@ def w5(dev):
         x = x + o @ p["wo"]
         return x + jax.nn.gelu(ln(x, p["g2"]) @ p["w1"], approximate=True) @ p["w2"]
 
+    return block, p, x
+
+
+def w5(dev):
+    block, p, x = w5_block(dev)
     f = jax.jit(block)
     f(p, x).block_until_ready()
     return (lambda: f(p, x).block_until_ready()), lambda t: "%.1f ms" % (t * 1e3)
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5}
+def compile_child(platform):
+    """W6's child: a fresh process that opens the device, makes W5's
+    inputs, then times jax.jit(block).lower(...) and .compile(); prints
+    the two times in seconds."""
+    dev = jax.devices(platform)[0]
+    block, p, x = w5_block(dev)
+    jax.block_until_ready((p, x))
+    t0 = time.perf_counter()
+    low = jax.jit(block).lower(p, x)
+    t1 = time.perf_counter()
+    low.compile()
+    t2 = time.perf_counter()
+    print("%.6f %.6f" % (t1 - t0, t2 - t1))
+
+
+def w6_run(platform, cache):
+    """One W6 child on platform with cache dir cache (Stela's own compile
+    cache for stela; JAX's persistent compilation cache for cpu)."""
+    env = dict(os.environ, JAX_PLATFORMS=platform)
+    if platform == "stela":
+        env["STELA_CACHE_DIR"] = cache
+    else:
+        env.update(JAX_COMPILATION_CACHE_DIR=cache, JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
+                   JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="0")
+    out = subprocess.run([sys.executable, __file__, "--compile-child", platform], env=env,
+                         check=True, capture_output=True, text=True).stdout
+    lower, comp = map(float, out.split()[-2:])
+    return lower + comp, lower, comp
+
+
+def w6(runs):
+    """W6: compile latency of W5 in fresh processes, empty and warm cache,
+    alternating stela and XLA; prints one line per cache state."""
+    res = {}
+    for i in range(runs):
+        for platform in (("stela", "cpu") if i % 2 == 0 else ("cpu", "stela")):
+            with tempfile.TemporaryDirectory() as d:
+                for state in ("empty", "warm"):
+                    res.setdefault((platform, state), []).append(w6_run(platform, d))
+    for state in ("empty", "warm"):
+        med = {pl: [statistics.median(t[k] for t in res[(pl, state)]) for k in range(3)] for pl in ("stela", "cpu")}
+        fmt = lambda m: "%.0f ms (lower %.0f, compile %.0f)" % tuple(v * 1e3 for v in m)
+        print("| W6 (%s cache) | %s | %s | %.2fx |" % (state, fmt(med["stela"]), fmt(med["cpu"]),
+                                                      med["stela"][0] / med["cpu"][0]), flush=True)
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": None}
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--workload", default=",".join(WORKLOADS))
+    ap.add_argument("--compile-child", metavar="PLATFORM", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.compile_child:
+        return compile_child(args.compile_child)
     stela, xla = jax.devices("stela")[0], jax.devices("cpu")[0]
     print("| workload | JAX on Stela | JAX on XLA CPU | Stela / XLA |")
     print("| --- | --- | --- | --- |")
     for name in args.workload.split(","):
+        if name == "W6":
+            w6(args.runs)
+            continue
         runs = {}
         for dev in (stela, xla):
             runs[dev] = WORKLOADS[name](dev)

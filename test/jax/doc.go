@@ -6,4 +6,8 @@
 // CPU backend, outputs compared exactly or within each case's stated ULP
 // bound (jax_test.go). docs/jax.md has the results and the known
 // failures. STELA_JAX_CASES=REGEX runs the matching cases only.
+// models.py (TestJAXModels) is the MLP training loop and a small GPT-2
+// with KV-cache generation, losses and tokens compared the same way;
+// api.py (TestJAXAPI) JAX's runtime API on the plugin; bench.py the
+// W1-W6 benchmarks (not a test).
 package jax

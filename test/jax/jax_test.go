@@ -357,3 +357,121 @@ func ulpDistance(a, b uint64, bits int) int64 {
 	}
 	return d
 }
+
+// modelTol bounds the relative difference of a training loss between
+// Stela and XLA: the two compilers sum matmuls and reductions in other
+// orders, and SGD steps carry the difference on (seen: below 3e-6).
+const modelTol = 1e-4
+
+// TestJAXModels runs models.py, the MLP training loop of
+// frontend/examples/mlp_train.go and a small GPT-2 (frontend/gpt2) that
+// generates greedily with a KV cache and trains a few steps, with JAX on
+// Stela and on XLA's CPU backend: the losses agree within modelTol, the
+// generated tokens exactly, and on each platform the cached generation
+// picks the tokens a full recompute does.
+func TestJAXModels(t *testing.T) {
+	py, env := setup(t)
+	dir := t.TempDir()
+	type out struct {
+		Device    string    `json:"device"`
+		MLPLosses []float64 `json:"mlp_losses"`
+		Tokens    [][]int   `json:"gpt_tokens"`
+		Recompute [][]int   `json:"gpt_recompute_tokens"`
+		Margin    float64   `json:"gpt_min_margin"`
+		GPTLosses []float64 `json:"gpt_train_losses"`
+	}
+	var wg sync.WaitGroup
+	res := make([]out, 2)
+	errs := make([]error, 2)
+	platforms := []string{"cpu", "stela"}
+	for i, p := range platforms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			file := filepath.Join(dir, p+".json")
+			cmd := exec.Command(py, "models.py", file)
+			cmd.Env = append(append([]string(nil), env...), "JAX_PLATFORMS="+p)
+			b, err := cmd.CombinedOutput()
+			if err != nil {
+				errs[i] = fmt.Errorf("models.py on %s: %v\n%s", p, err, lastLines(string(b), 30))
+				return
+			}
+			if b, err = os.ReadFile(file); err == nil {
+				err = json.Unmarshal(b, &res[i])
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, got := res[0], res[1]
+	if !strings.Contains(got.Device, "Stela") {
+		t.Fatalf("JAX_PLATFORMS=stela ran on %s", got.Device)
+	}
+	for i, r := range res {
+		t.Logf("%s: mlp losses %v; gpt tokens %v (smallest top-2 logit margin %.4g); gpt losses %v",
+			platforms[i], r.MLPLosses, r.Tokens, r.Margin, r.GPTLosses)
+		if fmt.Sprint(r.Tokens) != fmt.Sprint(r.Recompute) || len(r.Tokens) == 0 {
+			t.Errorf("%s: KV-cache generation %v, a full recompute picks %v", platforms[i], r.Tokens, r.Recompute)
+		}
+	}
+	if fmt.Sprint(want.Tokens) != fmt.Sprint(got.Tokens) {
+		t.Errorf("generated tokens: stela %v, XLA %v", got.Tokens, want.Tokens)
+	}
+	for _, l := range []struct {
+		name      string
+		want, got []float64
+	}{{"mlp", want.MLPLosses, got.MLPLosses}, {"gpt", want.GPTLosses, got.GPTLosses}} {
+		if len(l.want) == 0 || len(l.want) != len(l.got) {
+			t.Errorf("%s losses: stela %v, XLA %v", l.name, l.got, l.want)
+			continue
+		}
+		worst := 0.0
+		for i := range l.want {
+			worst = math.Max(worst, math.Abs(l.got[i]-l.want[i])/math.Abs(l.want[i]))
+		}
+		t.Logf("%s losses: largest relative difference %.3g", l.name, worst)
+		if worst > modelTol {
+			t.Errorf("%s losses: stela %v, XLA %v: relative difference %.3g > %g", l.name, l.got, l.want, worst, modelTol)
+		}
+	}
+}
+
+// TestJAXCompileCacheAcrossProcesses runs one JAX program in three fresh
+// processes on one STELA_CACHE_DIR: the first compiles its programs, the
+// others find them in the cache. (XLA serializes the map fields of the compile
+// options' DebugOptions in an order that changes from one process to the
+// next; the cache key sorts them, else every process missed.)
+func TestJAXCompileCacheAcrossProcesses(t *testing.T) {
+	py, env := setup(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	prog := `import jax, jax.numpy as jnp
+print(jax.jit(lambda x: jnp.sin(x) * 3 + 1)(jnp.arange(4.0)))`
+	first := 0
+	for i := range 3 {
+		cmd := exec.Command(py, "-c", prog)
+		cmd.Env = append(append([]string(nil), env...), "JAX_PLATFORMS=stela", "STELA_CACHE_DIR="+cache)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("process %d: %v\n%s", i, err, lastLines(string(out), 20))
+		}
+		des, err := os.ReadDir(filepath.Join(cache, "objects"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = len(des)
+		}
+		if len(des) == 0 || len(des) != first {
+			var names []string
+			for _, d := range des {
+				names = append(names, d.Name())
+			}
+			t.Fatalf("after %d processes the cache holds %d programs, after the first %d (a new process missed the cache): %v", i+1, len(des), first, names)
+		}
+	}
+}

@@ -379,6 +379,91 @@ static void hash_field(stela_sha256* h, const void* p, size_t n) {
   stela_sha256_update(h, p, n);
 }
 
+/* One field's whole encoding (tag and value) in a message. */
+typedef struct pb_span {
+  const unsigned char* p;
+  size_t n;
+} pb_span;
+
+static int cmp_span(const void* a, const void* b) {
+  const pb_span *x = a, *y = b;
+  int c = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
+  return c != 0 ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* Hashes DebugOptions with its fields sorted. XLA serializes its map
+   fields (xla_gpu_analytical_latency_estimator_options,
+   xla_backend_extra_options) in hash-map order, which differs from one
+   process to the next, so the same options hashed as bytes missed the
+   cache in every new JAX process. Stela reads nothing of DebugOptions, so
+   the order of its fields cannot change what it compiles. false when the
+   bytes are not a message (the caller hashes them as they are). */
+static bool hash_debug_options(stela_sha256* h, pb r) {
+  size_t n = 0, cap = 64;
+  pb_span* spans = malloc(cap * sizeof(pb_span));
+  if (spans == NULL) return false;
+  pb_field f;
+  while (r.p < r.end) {
+    const unsigned char* start = r.p;
+    if (!pb_next(&r, &f)) {
+      free(spans);
+      return false;
+    }
+    if (n == cap) {
+      pb_span* s = realloc(spans, 2 * cap * sizeof(pb_span));
+      if (s == NULL) {
+        free(spans);
+        return false;
+      }
+      spans = s;
+      cap *= 2;
+    }
+    spans[n++] = (pb_span){start, (size_t)(r.p - start)};
+  }
+  qsort(spans, n, sizeof(pb_span), cmp_span);
+  static const char tag[] = "sorted-debug-options";
+  hash_field(h, tag, sizeof(tag) - 1);
+  for (size_t i = 0; i < n; i++) hash_field(h, spans[i].p, spans[i].n);
+  free(spans);
+  return true;
+}
+
+/* Hashes a serialized CompileOptionsProto field by field, its
+   executable_build_options (3) field by field, and their debug_options
+   (3) sorted (hash_debug_options). Malformed options hash as bytes. */
+static void hash_options(stela_sha256* h, const char* opts, size_t opts_size) {
+  pb r = {(const unsigned char*)opts, (const unsigned char*)opts + opts_size};
+  stela_sha256 t = *h;
+  pb_field f;
+  while (r.p < r.end) {
+    const unsigned char* start = r.p;
+    if (!pb_next(&r, &f)) goto raw;
+    if (!(f.num == 3 && f.wire == 2)) {
+      hash_field(&t, start, (size_t)(r.p - start));
+      continue;
+    }
+    static const char ebo[] = "executable-build-options";
+    hash_field(&t, ebo, sizeof(ebo) - 1);
+    pb b = f.sub;
+    pb_field g;
+    while (b.p < b.end) {
+      const unsigned char* gs = b.p;
+      if (!pb_next(&b, &g)) goto raw;
+      if (g.num == 3 && g.wire == 2) {
+        if (!hash_debug_options(&t, g.sub)) goto raw;
+      } else {
+        hash_field(&t, gs, (size_t)(b.p - gs));
+      }
+    }
+    static const char end[] = "end";
+    hash_field(&t, end, sizeof(end) - 1);
+  }
+  *h = t;
+  return;
+raw:
+  hash_field(h, opts, opts_size);
+}
+
 static bool is_name_char(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
          ch == '.' || ch == '$' || ch == '-' || ch == '#' || ch == '%' || ch == '@';
@@ -461,7 +546,7 @@ static char* strip_locations(const char* s, size_t n, size_t* out_n) {
 }
 
 /* The cache key: a hash of (program text without its locations, serialized
-   compile options, the worker's identity, the CPU features). The identity
+   compile options (hash_options: their DebugOptions sorted), the worker's identity, the CPU features). The identity
    is the create option stela_worker_id when given (Stela passes the
    worker's Go build ID, which is the same for every build of the same
    sources, so `go run` and test binaries, rebuilt into new paths each
@@ -486,7 +571,7 @@ static PJRT_Error* cache_key(const char* worker, const char* worker_id, const ch
   hash_field(&h, version, sizeof(version) - 1);
   hash_field(&h, program, program_size);
   free(program);
-  hash_field(&h, opts, opts_size);
+  hash_options(&h, opts, opts_size);
   if (worker_id != NULL && worker_id[0] != '\0') {
     static const char tag[] = "build-id";
     hash_field(&h, tag, sizeof(tag) - 1);
