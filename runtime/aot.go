@@ -208,6 +208,11 @@ func CompileTextFor(target, text string, partitions int) (*AOTResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t.Family == "tpu" {
+		if err := tpuAbortGuard(text); err != nil {
+			return nil, err
+		}
+	}
 	opts := &pjrt.CompileOptions{}
 	if partitions > 1 {
 		opts = &pjrt.CompileOptions{NumPartitions: partitions, UseSPMDPartitioning: true}
@@ -398,4 +403,54 @@ func (r *AOTResult) Estimate() (e Estimate, ok bool) {
 		e.CompilerTime = time.Duration(s * 1e9)
 	}
 	return e, true
+}
+
+// tpuAbortGuard refuses what libtpu (0.0.52) does not refuse but aborts
+// the whole process on, a CHECK failure no caller could recover from: a
+// dot_general, dot or convolution of a real and a complex operand
+// ("Check failed: ElementIsComplex(complex_shape)" in its complex
+// rewriter). StableHLO allows the mix; converting the real operand to
+// complex first gives the same product and compiles.
+func tpuAbortGuard(text string) error {
+	m, err := stablehlo.Parse([]byte(text))
+	if err != nil {
+		return nil // libtpu's parser reports it
+	}
+	var bad *stablehlo.Op
+	var walk func(r *stablehlo.Region)
+	walk = func(r *stablehlo.Region) {
+		for _, b := range r.Blocks {
+			for _, op := range b.Ops {
+				switch op.Name {
+				case "stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution":
+					if len(op.Operands) >= 2 && bad == nil {
+						a, aok := op.Operands[0].Type.(stablehlo.TensorType)
+						c, cok := op.Operands[1].Type.(stablehlo.TensorType)
+						if aok && cok && a.Elem.IsComplex() != c.Elem.IsComplex() {
+							bad = op
+						}
+					}
+				}
+				for _, sub := range op.Regions {
+					walk(sub)
+				}
+			}
+		}
+	}
+	for _, f := range m.Funcs {
+		if f.Body != nil {
+			walk(f.Body)
+		}
+	}
+	if bad == nil {
+		return nil
+	}
+	a := bad.Operands[0].Type.(stablehlo.TensorType)
+	c := bad.Operands[1].Type.(stablehlo.TensorType)
+	where := ""
+	if bad.Loc != nil {
+		where = " at " + bad.Loc.String()
+	}
+	return fmt.Errorf("%s%s: a product of %s and %s operands is refused for TPU: libtpu aborts the process on a real×complex product instead of refusing it; convert the real operand to complex first",
+		bad.Name, where, a.Elem, c.Elem)
 }

@@ -218,6 +218,14 @@ var tpuRefusals = map[string]string{
 	"dot_general_matmul.mlir":         "`dot_general` on si64",
 	"reduce_precision_formats.mlir":   "`reduce_precision` on f64",
 	"select_and_scatter_maxpool.mlir": "`select_and_scatter` on f64",
+	"dot_general_complex_ulp.mlir":    "`dot_general` of a real and a complex operand (libtpu aborts the process on it, so Stela refuses it before libtpu)",
+	"dot_general_mixed.mlir":          "`dot_general` of a real and a complex operand (libtpu aborts the process on it, so Stela refuses it before libtpu)",
+	"dynamic_shapes.mlir":             "`dynamic_conv` (not translated to HLO)",
+	"fft.mlir":                        "`fft` on complex128",
+	"quant_per_axis.mlir":             "`uniform_dequantize` (quantized types are not translated to HLO)",
+	"quant_result_type_form.mlir":     "`uniform_quantize` (quantized types are not translated to HLO)",
+	"quant_roundtrip.mlir":            "`uniform_quantize` (quantized types are not translated to HLO)",
+	"quant_uniform.mlir":              "`uniform_quantize` (quantized types are not translated to HLO)",
 }
 
 // opsMarkdown renders docs/ops.md from the op table. A test keeps the
