@@ -24,10 +24,10 @@ func TestParseBenchWorkloads(t *testing.T) {
 		want    []string
 		wantErr string
 	}{
-		{"", []string{"W1", "W2", "W3", "W4", "W5", "W6"}, ""},
+		{"", []string{"W1", "W2", "W3", "W4", "W5", "W6", "W7"}, ""},
 		{"w2", []string{"W2"}, ""},
 		{" W5 ,W1", []string{"W5", "W1"}, ""},
-		{"W7", nil, `unknown workload "W7" (have W1, W2, W3, W4, W5, W6)`},
+		{"W8", nil, `unknown workload "W8" (have W1, W2, W3, W4, W5, W6, W7)`},
 	} {
 		got, err := parseBenchWorkloads(tc.in)
 		if tc.wantErr != "" {
