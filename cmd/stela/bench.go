@@ -106,7 +106,7 @@ func benchTorchAll() []torchMetric {
 	out = append(out,
 		torchMetric{"W4", torchEager, w4Metric}, torchMetric{"W4", "torch-jit-trace", w4Metric},
 		torchMetric{"W5", torchEager, w5Metric})
-	return append(out, w7TorchMetrics()...)
+	return append(out, w7Metrics(torchEager)...)
 }
 
 // benchJAXAll is JAX's measurements, in the order they run.
@@ -115,8 +115,9 @@ func benchJAXAll() []torchMetric {
 	for _, n := range w3Sizes {
 		out = append(out, torchMetric{"W3", jaxJIT, w3Metric(n)})
 	}
-	return append(out, torchMetric{"W4", jaxJIT, w4Metric}, torchMetric{"W5", jaxJIT, w5Metric},
+	out = append(out, torchMetric{"W4", jaxJIT, w4Metric}, torchMetric{"W5", jaxJIT, w5Metric},
 		torchMetric{"W6", jaxJIT, w6First}, torchMetric{"W6", jaxJIT, w6Warm})
+	return append(out, w7Metrics(jaxJIT)...)
 }
 
 // benchPeerMetrics lists measurements as a peer script's --list does,

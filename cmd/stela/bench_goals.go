@@ -48,6 +48,7 @@ var benchGoals = []benchGoal{
 	{"W4", "compiled", "", jaxJIT, "at most 0.9x JAX jit's step", 1 / 0.9, false},
 	{"W5", "compiled", "", jaxJIT, "at most 0.75x JAX jit's time", 1 / 0.75, false},
 	{"W6", "compiled", w6First, jaxJIT, "at most 0.8x JAX's trace+lower+compile", 1 / 0.8, false},
+	{"W7", "compiled", w7Metric("decode", 1), jaxJIT, "(batch-1 decode) no slower than JAX jit's", 1, false}, // issue 17
 	// Fused eager mode against compiled.
 	{"W2", "fused", "", "compiled", "fused eager within 1.5x of compiled", 1 / 1.5, false},
 	{"W5", "fused", "", "compiled", "fused eager within 1.3x of compiled", 1 / 1.3, false},

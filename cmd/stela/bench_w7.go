@@ -31,11 +31,11 @@ func w7Metric(kind string, batch int) string {
 	return fmt.Sprintf("gpt2-small %s %d tokens b%d", kind, w7Prompt, batch)
 }
 
-// w7TorchMetrics are the metrics PyTorch measures too.
-func w7TorchMetrics() []torchMetric {
+// w7Metrics are the metrics a peer measures too, in its mode.
+func w7Metrics(mode string) []torchMetric {
 	var out []torchMetric
 	for _, b := range w7Batches {
-		out = append(out, torchMetric{"W7", torchEager, w7Metric("prefill", b)}, torchMetric{"W7", torchEager, w7Metric("decode", b)})
+		out = append(out, torchMetric{"W7", mode, w7Metric("prefill", b)}, torchMetric{"W7", mode, w7Metric("decode", b)})
 	}
 	return out
 }

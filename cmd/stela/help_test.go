@@ -182,7 +182,7 @@ func TestUsageErrors(t *testing.T) {
 		{"plugin", "where"},
 		{"run"},
 		{"bench", "--runs", "0"},
-		{"bench", "--workload", "W7"},
+		{"bench", "--workload", "W8"},
 		{"demo", "--runs", "many"},
 		{"devices", "extra"},
 		{"hash"},

@@ -26,6 +26,15 @@ it next to torch_bench.py). The workloads match Stela's:
       .compile() in a fresh process (this script with --compile-child),
       without a compilation cache and with a warm jax_compilation_cache_dir
       (the warm-up fills it); ms, split in the derived values
+  W7  jax-jit: GPT-2 small (124M parameters, f32, random weights; tanh
+      GELU, pre-LayerNorm, tied head, as torch_bench.py's GPT2) with a
+      key/value cache of prompt + new slots allocated once: prefill of a
+      128-token prompt (ms, the last token's logits read to the host) and
+      128 decode steps (ms/token), each a jax.jit step with the cache
+      donated (donate_argnums) that writes the step's keys and values in
+      place (dynamic_update_slice), masks the slots after it, and returns
+      each row's argmax, fed back on the device; the tokens reach the host
+      at the end. Batch 1 and 8.
 
 --small runs every workload at tiny sizes (the metric names stay): the
 bench tests use it to check the protocol and the JSON quickly.
@@ -62,6 +71,8 @@ W5_METRIC = "gpt2-small block forward f32[4,256,768]"
 W6_FIRST = "W5 compile, fresh process, empty compile cache"
 W6_WARM = "W5 compile, fresh process, warm disk cache"
 
+W7_PROMPT, W7_NEW, W7_BATCHES = 128, 128, (1, 8)
+
 JIT = "jax-jit"
 EAGER = "jax-eager"
 
@@ -70,8 +81,13 @@ def w3_metric(n):
     return f"matmul f32 {n}x{n}x{n}"
 
 
+def w7_metric(kind, batch):
+    return f"gpt2-small {kind} {W7_PROMPT} tokens b{batch}"
+
+
 METRICS = ([("W1", EAGER, W1_METRIC), ("W2", JIT, W2_METRIC)] + [("W3", JIT, w3_metric(n)) for n in W3_SIZES] +
-           [("W4", JIT, W4_METRIC), ("W5", JIT, W5_METRIC), ("W6", JIT, W6_FIRST), ("W6", JIT, W6_WARM)])
+           [("W4", JIT, W4_METRIC), ("W5", JIT, W5_METRIC), ("W6", JIT, W6_FIRST), ("W6", JIT, W6_WARM)] +
+           [("W7", JIT, w7_metric(k, b)) for b in W7_BATCHES for k in ("prefill", "decode")])
 
 
 def workload_id(workload, mode):
@@ -327,7 +343,94 @@ def w6():
             Measurement("W6", W6_WARM, "ms", timed(cache), ms, split, timed=True)]
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6}
+class GPT2:
+    """W7's model (torch_bench.py's GPT2 in jax.numpy), with a cache of
+    [layers, 2, batch, heads, slots, head size] written in place."""
+
+    def __init__(self, vocab=50257, npos=1024, d=768, layers=12, heads=12):
+        keys = iter(jax.random.split(jax.random.PRNGKey(0), 16 * layers + 4))
+
+        def n(*shape, std=0.02, mean=0.0):
+            return jax.random.normal(next(keys), shape, jnp.float32) * std + mean
+
+        self.d, self.heads, self.layers = d, heads, layers
+        self.params = {
+            "wte": n(vocab, d), "wpe": n(npos, d), "lnfg": n(d, mean=1), "lnfb": n(d),
+            "blocks": [dict(ln1g=n(d, mean=1), ln1b=n(d), wqkv=n(d, 3 * d), bqkv=n(3 * d), wo=n(d, d), bo=n(d),
+                            ln2g=n(d, mean=1), ln2b=n(d), wfc=n(d, 4 * d), bfc=n(4 * d), wproj=n(4 * d, d),
+                            bproj=n(d)) for _ in range(layers)],
+        }
+
+    @staticmethod
+    def layer_norm(x, g, b):
+        mu = jnp.mean(x, axis=-1, keepdims=True)
+        var = jnp.mean(jnp.square(x - mu), axis=-1, keepdims=True)
+        return (x - mu) / jnp.sqrt(var + 1e-5) * g + b
+
+    def forward(self, params, ids, cache, pos):
+        """Logits of each row's last token [B, vocab] and the cache with
+        the s tokens' keys and values written at slots pos..pos+s-1."""
+        b, s = ids.shape
+        d, nh = self.d, self.heads
+        dh = d // nh
+        slots = cache.shape[4]
+        x = params["wte"][ids] + jax.lax.dynamic_slice_in_dim(params["wpe"], pos, s)
+        row = pos + jnp.arange(s).reshape(s, 1)
+        col = jnp.arange(slots).reshape(1, slots)
+        for i, w in enumerate(params["blocks"]):
+            h = self.layer_norm(x, w["ln1g"], w["ln1b"])
+            q, k, v = (t.reshape(b, s, nh, dh).transpose(0, 2, 1, 3) for t in jnp.split(h @ w["wqkv"] + w["bqkv"], 3, axis=-1))
+            cache = jax.lax.dynamic_update_slice(cache, jnp.stack([k, v])[None], (i, 0, 0, 0, pos, 0))
+            k, v = cache[i, 0], cache[i, 1]
+            scores = (q @ k.transpose(0, 1, 3, 2)) * (1 / math.sqrt(dh))
+            scores = jnp.where(row >= col, scores, jnp.finfo(jnp.float32).min)
+            a = (jax.nn.softmax(scores, axis=-1) @ v).transpose(0, 2, 1, 3).reshape(b, s, d)
+            x = x + a @ w["wo"] + w["bo"]
+            h = self.layer_norm(x, w["ln2g"], w["ln2b"])
+            x = x + jax.nn.gelu(h @ w["wfc"] + w["bfc"], approximate=True) @ w["wproj"] + w["bproj"]
+        x = self.layer_norm(x[:, -1], params["lnfg"], params["lnfb"])
+        return x @ params["wte"].T, cache
+
+
+def w7():
+    prompt, new = (8, 8) if SMALL else (W7_PROMPT, W7_NEW)
+    model = GPT2(64, 64, 32, 2, 4) if SMALL else GPT2()
+    vocab = model.params["wte"].shape[0]
+    dh = model.d // model.heads
+
+    def prefill(params, ids):
+        cache = jnp.zeros((model.layers, 2, ids.shape[0], model.heads, prompt + new, dh), jnp.float32)
+        return model.forward(params, ids, cache, 0)
+
+    def step(cache, params, nxt, pos):
+        logits, cache = model.forward(params, nxt, cache, pos)
+        return jnp.argmax(logits, axis=-1).reshape(-1, 1), cache
+
+    prefill = jax.jit(prefill)
+    step = jax.jit(step, donate_argnums=0)
+    out = []
+    for batch in W7_BATCHES:
+        ids = jax.random.randint(jax.random.PRNGKey(7 + batch), (batch, prompt), 0, vocab)
+        logits, cache = prefill(model.params, ids)
+        first = jnp.argmax(logits, axis=-1).reshape(-1, 1)
+        state = {"cache": cache}
+
+        def decode(first=first, state=state):
+            # The same slots after the prompt, every call, as Stela's.
+            nxt, cache = first, state["cache"]
+            for i in range(new):
+                nxt, cache = step(cache, model.params, nxt, jnp.int32(prompt + i))
+            state["cache"] = cache
+            return nxt.tolist()  # the tokens reach the host, as Stela's do
+
+        out.append(Measurement("W7", w7_metric("prefill", batch), "ms",
+                               lambda ids=ids: jax.device_get(prefill(model.params, ids)[0]), lambda t: t * 1e3))
+        out.append(Measurement("W7", w7_metric("decode", batch), "ms/token", decode, lambda t: t * 1e3 / new,
+                               lambda m, ts, batch=batch: {"tokens_per_s": batch * new / median(ts)}))
+    return out
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "W7": w7}
 
 
 def serve():

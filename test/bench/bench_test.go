@@ -261,7 +261,7 @@ func TestJAXSmall(t *testing.T) {
 	// One process (importing jax takes seconds): the check, then every
 	// workload.
 	out := run("--check", dir, "--batch", strconv.Itoa(ex.Batch), "--seq", strconv.Itoa(ex.Seq), "--d-model", strconv.Itoa(ex.DModel),
-		"--heads", strconv.Itoa(ex.Heads), "--mlp", strconv.Itoa(ex.MLP), "--small", "--runs", "1", "--workload", "W1,W2,W3,W4,W5,W6")
+		"--heads", strconv.Itoa(ex.Heads), "--mlp", strconv.Itoa(ex.MLP), "--small", "--runs", "1", "--workload", "W1,W2,W3,W4,W5,W6,W7")
 	var got []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var r map[string]any
