@@ -239,7 +239,7 @@ func TestImportErrors(t *testing.T) {
     return %0 : tensor<2xf32>`), `model.py:12: stablehlo.map: dimensions [], want every dimension in order (1 of them)`},
 		{"nested location", wrap("%arg0: tensor<2xf32>", "tensor<2xf32>", `    %0 = stablehlo.tanh %arg0 : tensor<2xf32> loc(callsite("f"("a.py":3:0) at "main"("b.py":10:0)))
     %1 = stablehlo.fft %0, type = FFT, length = [2] : (tensor<2xf32>) -> tensor<2xf32> loc("jit(f)/fft"("c.py":7:1))
-    return %1 : tensor<2xf32>`), `c.py:7: stablehlo.fft: FFT takes and gives one complex type, not tensor<2xf32> -> tensor<2xf32>`},
+    return %1 : tensor<2xf32>`), `c.py:7: stablehlo.fft: FFT takes a complex operand, not f32[2]`},
 		{"in a region", wrap("%arg0: tensor<2xf32>, %arg1: tensor<i32>", "tensor<2xf32>", `    %0 = "stablehlo.case"(%arg1) ({
       %1 = stablehlo.rng_bit_generator %arg0, algorithm = DEFAULT : (tensor<2xf32>) -> (tensor<2xf32>)
       stablehlo.return %1 : tensor<2xf32>

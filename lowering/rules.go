@@ -49,6 +49,7 @@ func init() {
 		ir.OpGather:       lowerGather,
 		ir.OpScatter:      lowerScatter,
 		ir.OpSort:         lowerSort,
+		ir.OpFFT:          lowerFFT,
 
 		// Control flow and extension.
 		ir.OpWhile:      lowerWhile,
@@ -212,6 +213,15 @@ func lowerPad(c *ctx) ([]*stablehlo.Value, error) {
 func lowerReverse(c *ctx) ([]*stablehlo.Value, error) {
 	a := c.in.Attr.(ir.ReverseAttr)
 	return c.same(stablehlo.NA("dimensions", i64Array(a.Dims)))
+}
+
+// lowerFFT emits stablehlo.fft (the CPU plugin expands it with
+// stablehlo.ExpandFFT; XLA's plugins have their own kernels).
+func lowerFFT(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.FFTAttr)
+	return c.same(
+		stablehlo.NA("fft_type", stablehlo.EnumAttr{Dialect: "stablehlo", Kind: "fft_type", Value: a.Type.String()}),
+		stablehlo.NA("fft_length", i64Array(a.Length)))
 }
 
 func lowerDotGeneral(c *ctx) ([]*stablehlo.Value, error) {
