@@ -514,3 +514,68 @@ func TestArgMinMaxAndLayerNormShapes(t *testing.T) {
 		t.Errorf("layer norm row 0: %v", ln[:3])
 	}
 }
+
+// TestFFTKinds runs GoMLX's FFT of each kind through Stela's fft op on
+// the CPU plugin and checks it against the DFT sum written out here:
+// X[k] = Σ x[t]·e^(-2πi·kt/N), the inverse divided by N, RFFT's N/2+1
+// frequencies, IRFFT back to the real input.
+func TestFFTKinds(t *testing.T) {
+	b := backend(t, "cpu:0")
+	const n = 6
+	x := []float64{0.5, -1, 2, 0.25, -0.75, 1.5}
+	dft := func(v []complex128, sign float64) []complex128 {
+		out := make([]complex128, len(v))
+		for k := range out {
+			for j, z := range v {
+				s, c := math.Sincos(sign * 2 * math.Pi * float64(k*j%len(v)) / float64(len(v)))
+				out[k] += z * complex(c, s)
+			}
+		}
+		return out
+	}
+	xc := make([]complex128, n)
+	for i, v := range x {
+		xc[i] = complex(v, float64(i)/4)
+	}
+	want := dft(xc, -1)
+	near := func(what string, got []complex128, want []complex128) {
+		t.Helper()
+		for i := range want {
+			if d := got[i] - want[i]; math.Hypot(real(d), imag(d)) > 1e-12 {
+				t.Fatalf("%s: element %d: got %v, want %v", what, i, got[i], want[i])
+			}
+		}
+	}
+	sc := shapes.Make(dtypes.Complex128, n)
+	got := run(t, b, []any{xc}, []shapes.Shape{sc}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		y, err := f.FFT(ps[0], compute.FFTForward, []int{n})
+		if err != nil {
+			return nil, err
+		}
+		back, err := f.FFT(y, compute.FFTInverse, []int{n})
+		return []compute.Value{y, back}, err
+	})
+	near("FFT", got[0].([]complex128), want)
+	near("IFFT(FFT)", got[1].([]complex128), xc)
+
+	sr := shapes.Make(dtypes.Float64, n)
+	got = run(t, b, []any{x}, []shapes.Shape{sr}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		y, err := f.FFT(ps[0], compute.FFTForwardReal, []int{n})
+		if err != nil {
+			return nil, err
+		}
+		back, err := f.FFT(y, compute.FFTInverseReal, []int{n})
+		return []compute.Value{y, back}, err
+	})
+	xr := make([]complex128, n)
+	for i, v := range x {
+		xr[i] = complex(v, 0)
+	}
+	near("RFFT", got[0].([]complex128), dft(xr, -1)[:n/2+1])
+	br := got[1].([]float64)
+	for i := range x {
+		if math.Abs(br[i]-x[i]) > 1e-12 {
+			t.Fatalf("IRFFT(RFFT): element %d: got %v, want %v", i, br[i], x[i])
+		}
+	}
+}

@@ -329,3 +329,19 @@ func erfOf(b *ir.Builder, x *ir.Value) *ir.Value {
 	}
 	return r
 }
+
+// FFT is Stela's fft op (GoMLX's FFTType values are StableHLO's order:
+// FFT, IFFT, RFFT, IRFFT over the last len(fftLength) axes).
+func (fn *Function) FFT(x compute.Value, fftType compute.FFTType, fftLength []int) (compute.Value, error) {
+	kinds := map[compute.FFTType]ir.FFTType{
+		compute.FFTForward: ir.FFTForward, compute.FFTInverse: ir.FFTInverse,
+		compute.FFTForwardReal: ir.FFTReal, compute.FFTInverseReal: ir.FFTInverseReal,
+	}
+	return fn.build1(compute.OpTypeFFT.String(), []compute.Value{x}, func(b *ir.Builder, a []*ir.Value) (*ir.Value, error) {
+		k, ok := kinds[fftType]
+		if !ok {
+			return nil, errors.Errorf("unknown FFT type %v", fftType)
+		}
+		return b.Emit1(ir.OpFFT, a, ir.FFTAttr{Type: k, Length: slices.Clone(fftLength)}), nil
+	})
+}

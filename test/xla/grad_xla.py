@@ -610,6 +610,8 @@ DECODERS = {
     "stablehlo.pad": lambda o: {"lo": _ints(o, "edge_padding_low"), "hi": _ints(o, "edge_padding_high"),
                                 "interior": _ints(o, "interior_padding")},
     "stablehlo.reverse": lambda o: {"dims": _ints(o, "dimensions")},
+    "stablehlo.fft": lambda o: {"type": hlo.FftTypeAttr(o.attributes["fft_type"]).value,
+                                "lengths": _ints(o, "fft_length")},
     "stablehlo.dot_general": dec_dot,
     "stablehlo.reduce": lambda o: {"dims": _ints(o, "dimensions")},
     "stablehlo.reduce_window": lambda o: {
@@ -1191,6 +1193,7 @@ def _init_handlers():
         "stablehlo.concatenate": lambda p, n, xs, env: [lax.concatenate(xs, n.params["dim"])],
         "stablehlo.pad": _pad,
         "stablehlo.reverse": lambda p, n, xs, env: [lax.rev(xs[0], n.params["dims"])],
+        "stablehlo.fft": lambda p, n, xs, env: [lax.fft(xs[0], lax.FftType[n.params["type"]], tuple(n.params["lengths"]))],
         "stablehlo.dot_general": _dot_general,
         "stablehlo.reduce": _reduce,
         "stablehlo.reduce_window": _reduce_window,
