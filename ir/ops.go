@@ -157,6 +157,7 @@ const (
 	OpSine
 	OpCosine
 	OpTan
+	OpErf
 	OpFloor
 	OpCeil
 	OpRoundNearestAfz
@@ -279,6 +280,7 @@ var opTable = [numOps]OpInfo{
 	OpSine:             unary("sine", "sin(x)", flt).withGrad(vjpSine, jvpSine),
 	OpCosine:           unary("cosine", "cos(x)", flt).withGrad(vjpCosine, jvpCosine),
 	OpTan:              unary("tan", "tan(x)", flt).withGrad(vjpTan, jvpTan),
+	OpErf:              unary("erf", "the error function 2/√π·∫₀ˣ e^(−t²) dt (chlo.erf)", FloatOnly).withGrad(vjpErf, jvpErf),
 	OpFloor:            unary("floor", "round toward -inf", FloatOnly).withGrad(vjpZero, jvpZero),
 	OpCeil:             unary("ceil", "round toward +inf", FloatOnly).withGrad(vjpZero, jvpZero),
 	OpRoundNearestAfz:  unary("round_nearest_afz", "round to nearest, ties away from zero", FloatOnly).withGrad(vjpZero, jvpZero),

@@ -29,6 +29,15 @@ func importFFT(c *opCtx) ([]*ir.Value, error) {
 	return c.emit(ir.OpFFT, c.args, ir.FFTAttr{Type: ir.FFTType(t), Length: lens})
 }
 
+// importErf imports chlo.erf, the one CHLO op with an IR form (the IR's
+// erf lowers to it).
+func importErf(c *opCtx) ([]*ir.Value, error) {
+	if err := c.only(); err != nil {
+		return nil, err
+	}
+	return c.emit(ir.OpErf, c.args, nil)
+}
+
 // importCholesky and importTriangularSolve import the while loops of
 // stablehlo.ExpandCholesky and ExpandTriangularSolve.
 func importCholesky(c *opCtx) ([]*ir.Value, error) {

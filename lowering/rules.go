@@ -50,6 +50,7 @@ func init() {
 		ir.OpScatter:      lowerScatter,
 		ir.OpSort:         lowerSort,
 		ir.OpFFT:          lowerFFT,
+		ir.OpErf:          lowerErf,
 
 		// Control flow and extension.
 		ir.OpWhile:      lowerWhile,
@@ -213,6 +214,12 @@ func lowerPad(c *ctx) ([]*stablehlo.Value, error) {
 func lowerReverse(c *ctx) ([]*stablehlo.Value, error) {
 	a := c.in.Attr.(ir.ReverseAttr)
 	return c.same(stablehlo.NA("dimensions", i64Array(a.Dims)))
+}
+
+// lowerErf emits chlo.erf (StableHLO has no erf; XLA and the CPU plugin
+// compile the CHLO op).
+func lowerErf(c *ctx) ([]*stablehlo.Value, error) {
+	return c.op("chlo.erf", c.args).Results, nil
 }
 
 // lowerFFT emits stablehlo.fft (the CPU plugin expands it with

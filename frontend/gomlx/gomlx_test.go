@@ -579,3 +579,38 @@ func TestFFTKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestErfFloat64 runs Float64 Erf and exact Gelu (the IR's erf, chlo.erf,
+// libm's erf on the CPU plugin) against Go's math.Erf: within 2 ULP
+// (the CPU plugin's bound for chlo.erf in f64, pjrt/cpu/codegen).
+func TestErfFloat64(t *testing.T) {
+	b := backend(t, "cpu:0")
+	x := []float64{-3.5, -1, -0.3, -1e-300, 0, 1e-8, 0.5, 0.9, 1.7, 2.5, 6, math.Inf(1)}
+	s := shapes.Make(dtypes.Float64, len(x))
+	got := run(t, b, []any{x}, []shapes.Shape{s}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		e, err := f.Erf(ps[0])
+		if err != nil {
+			return nil, err
+		}
+		g, err := f.FusedGelu(ps[0], true)
+		return []compute.Value{e, g}, err
+	})
+	ulps := func(a, b float64) float64 {
+		if a == b {
+			return 0
+		}
+		return math.Abs(a-b) / math.Abs(math.Nextafter(b, math.Inf(1))-b)
+	}
+	for i, v := range x {
+		if e := got[0].([]float64)[i]; ulps(e, math.Erf(v)) > 2 {
+			t.Errorf("Erf(%v) = %v, want %v (math.Erf)", v, e, math.Erf(v))
+		}
+		if math.IsInf(v, 0) {
+			continue
+		}
+		want := v * (1 + math.Erf(v/math.Sqrt2)) / 2
+		if g := got[1].([]float64)[i]; math.Abs(g-want) > 1e-15*math.Max(1, math.Abs(want)) {
+			t.Errorf("Gelu(%v) = %v, want %v", v, g, want)
+		}
+	}
+}

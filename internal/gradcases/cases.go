@@ -141,6 +141,7 @@ func Cases() []Case {
 		unaryCase(ir.OpSine, normal),
 		unaryCase(ir.OpCosine, normal),
 		unaryCase(ir.OpTan, small),
+		unaryCase(ir.OpErf, normal),
 		unaryCase(ir.OpFloor, awayFromZero),
 		unaryCase(ir.OpCeil, awayFromZero),
 		unaryCase(ir.OpRoundNearestAfz, awayFromZero),

@@ -1150,6 +1150,7 @@ def _init_handlers():
         "stablehlo.sine": unary(lax.sin),
         "stablehlo.cosine": unary(lax.cos),
         "stablehlo.tan": unary(lax.tan),
+        "chlo.erf": unary(lax.erf),
         "stablehlo.floor": unary(lax.floor),
         "stablehlo.ceil": unary(lax.ceil),
         "stablehlo.round_nearest_afz": unary(lambda x: lax.round(x, rm.AWAY_FROM_ZERO)),
