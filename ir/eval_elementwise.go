@@ -348,6 +348,8 @@ func floatUnary(op Op, d DType) func(float64) float64 {
 		return math.Cos
 	case OpTan:
 		return math.Tan
+	case OpErf:
+		return math.Erf
 	case OpFloor:
 		return math.Floor
 	case OpCeil:

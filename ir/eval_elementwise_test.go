@@ -301,6 +301,7 @@ var ewCases = []ewCase{
 	ewWithULP(ewUn("floats", OpCosine, ewFloats, []any{0.0, 1.0, ewInf, ewNaN}, []any{1.0, 0.5403023058681398, ewNaN, ewNaN}), 1),
 	ewWithAtol(ewUn("complex", OpCosine, ewComplex, []any{0i, 1i}, []any{1 + 0i, 1.5430806348152437 + 0i}), 1e-6),
 	ewWithULP(ewUn("floats", OpTan, ewFloats, []any{0.0, ewNegZ, 1.0, ewInf, ewNaN}, []any{0.0, ewNegZ, 1.5574077246549023, ewNaN, ewNaN}), 1),
+	ewWithULP(ewUn("floats", OpErf, ewFloats, []any{0.0, ewNegZ, 1.0, -0.5, 3.0, ewInf, ewNegInf, ewNaN}, []any{0.0, ewNegZ, 0.8427007929497149, -0.5204998778130465, 0.9999779095030014, 1.0, -1.0, ewNaN}), 1),
 	ewWithAtol(ewUn("complex", OpTan, ewComplex, []any{0i, 1i}, []any{0i, complex(0, 0.7615941559557649)}), 1e-6),
 
 	// rounding

@@ -1,5 +1,7 @@
 package ir
 
+import "math"
+
 // Autodiff rules of the elementwise ops. The derivative of a holomorphic
 // elementwise op is multiplication by f'(x), the same in both modes: the
 // VJP multiplies the cotangent and the JVP the tangent, without
@@ -54,9 +56,13 @@ var (
 		y := a.Res(0)
 		return a.Mul(g, a.Mul(a.Const(g.Type.DType, 1.0/3), a.Div(one(a, y), a.Mul(y, y))))
 	})
-	vjpTanh, jvpTanh           = elemUnary(func(a *AD, g *Value) *Value { y := a.Res(0); return a.Mul(a.Add(g, a.Mul(g, y)), a.Sub(one(a, y), y)) })
-	vjpSine, jvpSine           = elemUnary(func(a *AD, g *Value) *Value { return a.Mul(g, a.Unary(OpCosine, a.Arg(0))) })
-	vjpCosine, jvpCosine       = elemUnary(func(a *AD, g *Value) *Value { return a.Neg(a.Mul(g, a.Unary(OpSine, a.Arg(0)))) })
+	vjpTanh, jvpTanh     = elemUnary(func(a *AD, g *Value) *Value { y := a.Res(0); return a.Mul(a.Add(g, a.Mul(g, y)), a.Sub(one(a, y), y)) })
+	vjpSine, jvpSine     = elemUnary(func(a *AD, g *Value) *Value { return a.Mul(g, a.Unary(OpCosine, a.Arg(0))) })
+	vjpCosine, jvpCosine = elemUnary(func(a *AD, g *Value) *Value { return a.Neg(a.Mul(g, a.Unary(OpSine, a.Arg(0)))) })
+	vjpErf, jvpErf       = elemUnary(func(a *AD, g *Value) *Value {
+		x := a.Arg(0)
+		return a.Mul(g, a.Scale(a.Unary(OpExp, a.Neg(a.Mul(x, x))), 2/math.SqrtPi))
+	})
 	vjpTan, jvpTan             = elemUnary(func(a *AD, g *Value) *Value { y := a.Res(0); return a.Mul(g, a.Add(one(a, y), a.Mul(y, y))) })
 	vjpZero, jvpZero           = zeroGrad()
 	vjpAbs, jvpAbs             = absGrad()

@@ -157,6 +157,7 @@ const (
 	OpSine
 	OpCosine
 	OpTan
+	OpErf
 	OpFloor
 	OpCeil
 	OpRoundNearestAfz
@@ -209,6 +210,7 @@ const (
 	OpGather
 	OpScatter
 	OpSort
+	OpFFT
 	// Control flow and extension.
 	OpWhile
 	OpCase
@@ -278,6 +280,7 @@ var opTable = [numOps]OpInfo{
 	OpSine:             unary("sine", "sin(x)", flt).withGrad(vjpSine, jvpSine),
 	OpCosine:           unary("cosine", "cos(x)", flt).withGrad(vjpCosine, jvpCosine),
 	OpTan:              unary("tan", "tan(x)", flt).withGrad(vjpTan, jvpTan),
+	OpErf:              unary("erf", "the error function 2/√π·∫₀ˣ e^(−t²) dt (chlo.erf)", FloatOnly).withGrad(vjpErf, jvpErf),
 	OpFloor:            unary("floor", "round toward -inf", FloatOnly).withGrad(vjpZero, jvpZero),
 	OpCeil:             unary("ceil", "round toward +inf", FloatOnly).withGrad(vjpZero, jvpZero),
 	OpRoundNearestAfz:  unary("round_nearest_afz", "round to nearest, ties away from zero", FloatOnly).withGrad(vjpZero, jvpZero),
@@ -330,6 +333,8 @@ var opTable = [numOps]OpInfo{
 	OpGather:       OpInfo{Name: "gather", Doc: "slices of operand at run-time indices", NumArgs: 2, Attr: attrType[GatherAttr](), Traits: Pure, Infer: inferGather, Eval: evalGather}.withGrad(vjpGather, linearJVP(0)),
 	OpScatter:      OpInfo{Name: "scatter", Doc: "combine updates into inputs at run-time indices with an update region", NumArgs: -1, MinArgs: 3, NumRegions: 1, Attr: attrType[ScatterAttr](), Traits: Pure | HasComparator, Infer: inferScatter, Eval: evalScatter}.withGrad(vjpScatter, jvpScatter),
 	OpSort:         OpInfo{Name: "sort", Doc: "sort operands of one shape together along dim; the comparator region (a0, b0, a1, b1, ...) → i1 is true when a goes before b", NumArgs: -1, MinArgs: 1, NumRegions: 1, Attr: attrType[SortAttr](), Traits: Pure | HasComparator, Infer: inferSort, Eval: evalSort}.withGrad(vjpSort, jvpSort),
+
+	OpFFT: OpInfo{Name: "fft", Doc: "discrete Fourier transform over the last len(fft_length) dims: FFT, IFFT (÷ the lengths' product), RFFT (real → N/2+1 frequencies), IRFFT (its inverse)", NumArgs: 1, Attr: attrType[FFTAttr](), Traits: Pure, Infer: inferFFT, Eval: evalFFT}.withGrad(vjpFFT, linearJVP(0)),
 
 	OpWhile:              OpInfo{Name: "while", Doc: "loop: regions cond(state) → i1 and body(state) → state", NumArgs: -1, MinArgs: 0, NumRegions: 2, Traits: Pure, Infer: inferWhile, Eval: evalWhile}.withGrad(vjpWhile, jvpWhile),
 	OpCase:               OpInfo{Name: "case", Doc: "run branch[index] (out of range: the last) on the remaining operands", NumArgs: -1, MinArgs: 1, NumRegions: -1, Traits: Pure, Infer: inferCase, Eval: evalCase}.withGrad(vjpCase, jvpCase),

@@ -1,18 +1,41 @@
 package lowering
 
 import (
+	"slices"
+
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/stablehlo"
 )
 
-// importFFT imports stablehlo.fft as the ops stablehlo.ExpandFFT gives (a
-// dot_general with a constant DFT matrix per transformed dimension), as
-// the code generator plans it.
+// importFFT imports stablehlo.fft as the IR's fft op (the CPU plugin's
+// code generator expands it with stablehlo.ExpandFFT; the evaluator
+// computes the transform directly).
 func importFFT(c *opCtx) ([]*ir.Value, error) {
 	if err := c.only("fft_type", "fft_length"); err != nil {
 		return nil, err
 	}
-	return c.importExpanded(stablehlo.ExpandFFT)
+	kind, err := c.enum("fft_type", "fft_type", true)
+	if err != nil {
+		return nil, err
+	}
+	t := slices.Index(ir.FFTType(0).EnumNames(), kind)
+	if t < 0 {
+		return nil, c.errorf("fft_type %s: want FFT, IFFT, RFFT or IRFFT", kind)
+	}
+	lens, err := c.ints("fft_length", true)
+	if err != nil {
+		return nil, err
+	}
+	return c.emit(ir.OpFFT, c.args, ir.FFTAttr{Type: ir.FFTType(t), Length: lens})
+}
+
+// importErf imports chlo.erf, the one CHLO op with an IR form (the IR's
+// erf lowers to it).
+func importErf(c *opCtx) ([]*ir.Value, error) {
+	if err := c.only(); err != nil {
+		return nil, err
+	}
+	return c.emit(ir.OpErf, c.args, nil)
 }
 
 // importCholesky and importTriangularSolve import the while loops of

@@ -2,6 +2,7 @@ package lowering
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/ir/npy"
+	"github.com/stela-ml/stela/stablehlo"
 )
 
 // The JAX samples in testdata/import/jax were written by gen.py there
@@ -234,16 +236,41 @@ func TestImportJAXShardings(t *testing.T) {
 
 // TestImportJAXUnsupported: JAX programs with ops the IR lacks fail with
 // an error naming the op and where it is.
+//
+// (erf.mlir, JAX's chlo.erf, imports as the IR's erf: TestImportJAXErf.)
 func TestImportJAXUnsupported(t *testing.T) {
 	dir := filepath.Join("testdata", "import", "jax")
 	for name, want := range map[string]string{
-		"erf":               "chlo.erf: CHLO ops have no IR form",
 		"top_k":             "chlo.top_k: CHLO ops have no IR form",
 		"rng_bit_generator": "stablehlo.rng_bit_generator: the IR has no op for it (in @main, line 5 of the StableHLO text)",
 	} {
 		err := importErr(t, readFile(t, filepath.Join(dir, name+".mlir")), ImportOptions{})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", name, err, want)
+		}
+	}
+}
+
+// TestImportJAXErf: JAX's chlo.erf imports as the IR's erf, which ir.Eval
+// computes as Go's math.Erf rounded to the type.
+func TestImportJAXErf(t *testing.T) {
+	sm, err := stablehlo.Parse([]byte(readFile(t, filepath.Join("testdata", "import", "jax", "erf.mlir"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := ImportWithOptions(sm, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := im.Module
+	x := []float32{-1.5, 0.25, 3}
+	out, err := ir.Eval(m.Funcs[0], ir.LiteralOf([]int{3}, x...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range out[0].Float64s() {
+		if want := float64(float32(math.Erf(float64(x[i])))); v != want {
+			t.Errorf("erf(%v) = %v, want %v", x[i], v, want)
 		}
 	}
 }

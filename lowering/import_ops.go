@@ -63,6 +63,7 @@ func init() {
 		"stablehlo.get_tuple_element":    importGetTupleElement,
 		"stablehlo.map":                  importMap,
 		"stablehlo.fft":                  importFFT,
+		"chlo.erf":                       importErf,
 		"stablehlo.cholesky":             importCholesky,
 		"stablehlo.triangular_solve":     importTriangularSolve,
 		"func.call":                      importCall,

@@ -54,7 +54,11 @@ func elementwiseCases() []opCase {
 					d = ir.S32
 				}
 			}
-			cs = append(cs, opCase{name: op.String(), op: op, want: "stablehlo." + op.String(),
+			want := "stablehlo." + op.String()
+			if op == ir.OpErf {
+				want = "chlo.erf" // StableHLO has no erf
+			}
+			cs = append(cs, opCase{name: op.String(), op: op, want: want,
 				build: func(t *testing.T) *ir.Func {
 					b := newFB(t, op.String(), tt(d, 2, 3))
 					return b.ret(b.e1(op, nil, b.p(0)))
@@ -177,6 +181,13 @@ func opCases() []opCase {
 			build: func(t *testing.T) *ir.Func {
 				b := newFB(t, "reverse", tt(ir.F32, 2, 3))
 				return b.ret(b.e1(ir.OpReverse, ir.ReverseAttr{Dims: []int{0, 1}}, b.p(0)))
+			}},
+		{name: "fft", op: ir.OpFFT, want: "stablehlo.fft",
+			attrs: map[string]string{"fft_type": "#stablehlo<fft_type RFFT>", "fft_length": "array<i64: 3, 8>"},
+			types: "tensor<2x3x5xcomplex<f32>>",
+			build: func(t *testing.T) *ir.Func {
+				b := newFB(t, "fft", tt(ir.F32, 2, 3, 8))
+				return b.ret(b.e1(ir.OpFFT, ir.FFTAttr{Type: ir.FFTReal, Length: []int{3, 8}}, b.p(0)))
 			}},
 		{name: "dot_general", op: ir.OpDotGeneral, want: "stablehlo.dot_general",
 			attrs: map[string]string{

@@ -49,6 +49,8 @@ func init() {
 		ir.OpGather:       lowerGather,
 		ir.OpScatter:      lowerScatter,
 		ir.OpSort:         lowerSort,
+		ir.OpFFT:          lowerFFT,
+		ir.OpErf:          lowerErf,
 
 		// Control flow and extension.
 		ir.OpWhile:      lowerWhile,
@@ -212,6 +214,21 @@ func lowerPad(c *ctx) ([]*stablehlo.Value, error) {
 func lowerReverse(c *ctx) ([]*stablehlo.Value, error) {
 	a := c.in.Attr.(ir.ReverseAttr)
 	return c.same(stablehlo.NA("dimensions", i64Array(a.Dims)))
+}
+
+// lowerErf emits chlo.erf (StableHLO has no erf; XLA and the CPU plugin
+// compile the CHLO op).
+func lowerErf(c *ctx) ([]*stablehlo.Value, error) {
+	return c.op("chlo.erf", c.args).Results, nil
+}
+
+// lowerFFT emits stablehlo.fft (the CPU plugin expands it with
+// stablehlo.ExpandFFT; XLA's plugins have their own kernels).
+func lowerFFT(c *ctx) ([]*stablehlo.Value, error) {
+	a := c.in.Attr.(ir.FFTAttr)
+	return c.same(
+		stablehlo.NA("fft_type", stablehlo.EnumAttr{Dialect: "stablehlo", Kind: "fft_type", Value: a.Type.String()}),
+		stablehlo.NA("fft_length", i64Array(a.Length)))
 }
 
 func lowerDotGeneral(c *ctx) ([]*stablehlo.Value, error) {

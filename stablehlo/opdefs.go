@@ -369,7 +369,7 @@ func defineOps() map[string]*OpDef {
 		def("chlo", SectionChlo, ops, operands, 0, elem, traits, false, k, refused)
 	}
 	chlo("acos acosh asin asinh atan atanh cosh sinh tan", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
-	chlo("erf", 1, ClassFloat, exp, KernelChlo, "")
+	def("chlo", SectionChlo, "erf", 1, 0, ClassFloat, exp, true, KernelChlo, "") // the IR has erf
 	chlo("erfc lgamma erf_inv digamma", 1, ClassFloat, ew, KernelChlo, "")
 	chlo("is_inf is_pos_inf is_neg_inf", 1, ClassFloat, ew, KernelChlo, "")
 	chlo("conj", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")

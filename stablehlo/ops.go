@@ -437,6 +437,7 @@ func init() {
 	opTable["stablehlo.torch_index_select"] = generic("dim", "batch_dims")
 
 	opTable["chlo.top_k"] = &opInfo{parse: parseChloTopK}
+	opTable["chlo.erf"] = generic() // the lowering of the IR's erf
 	for _, n := range []string{"expect_eq", "expect_eq_const", "expect_almost_eq", "expect_almost_eq_const",
 		"expect_close", "expect_serialized_eq"} {
 		opTable["check."+n] = &opInfo{props: checkProps, print: printCheck, parse: parseCheck}

@@ -302,10 +302,8 @@ func TestConfigs(t *testing.T) {
 		t.Errorf("backend not registered: %v", compute.List())
 	}
 	// Not-implemented ops say so (GoMLX then falls back where it can).
-	f := b.Builder("ni").Main()
-	x, _ := f.Parameter("x", shapes.Make(dtypes.Float64, 2), nil)
-	if _, err := f.Erf(x); !errors.Is(err, compute.ErrNotImplemented) {
-		t.Errorf("Erf on f64: %v, want ErrNotImplemented", err)
+	if _, _, err := b.NewSharedBuffer(0, shapes.Make(dtypes.Float64, 2)); !errors.Is(err, compute.ErrNotImplemented) {
+		t.Errorf("NewSharedBuffer: %v, want ErrNotImplemented", err)
 	}
 }
 
@@ -512,5 +510,105 @@ func TestArgMinMaxAndLayerNormShapes(t *testing.T) {
 	s := float32(2 / math.Sqrt(2.0/3)) // row 0: (x - 2)/sqrt(2/3), times gamma 2
 	if d := ln[2] - s; d > 1e-5 || d < -1e-5 || ln[1] > 1e-6 || ln[1] < -1e-6 {
 		t.Errorf("layer norm row 0: %v", ln[:3])
+	}
+}
+
+// TestFFTKinds runs GoMLX's FFT of each kind through Stela's fft op on
+// the CPU plugin and checks it against the DFT sum written out here:
+// X[k] = Σ x[t]·e^(-2πi·kt/N), the inverse divided by N, RFFT's N/2+1
+// frequencies, IRFFT back to the real input.
+func TestFFTKinds(t *testing.T) {
+	b := backend(t, "cpu:0")
+	const n = 6
+	x := []float64{0.5, -1, 2, 0.25, -0.75, 1.5}
+	dft := func(v []complex128, sign float64) []complex128 {
+		out := make([]complex128, len(v))
+		for k := range out {
+			for j, z := range v {
+				s, c := math.Sincos(sign * 2 * math.Pi * float64(k*j%len(v)) / float64(len(v)))
+				out[k] += z * complex(c, s)
+			}
+		}
+		return out
+	}
+	xc := make([]complex128, n)
+	for i, v := range x {
+		xc[i] = complex(v, float64(i)/4)
+	}
+	want := dft(xc, -1)
+	near := func(what string, got []complex128, want []complex128) {
+		t.Helper()
+		for i := range want {
+			if d := got[i] - want[i]; math.Hypot(real(d), imag(d)) > 1e-12 {
+				t.Fatalf("%s: element %d: got %v, want %v", what, i, got[i], want[i])
+			}
+		}
+	}
+	sc := shapes.Make(dtypes.Complex128, n)
+	got := run(t, b, []any{xc}, []shapes.Shape{sc}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		y, err := f.FFT(ps[0], compute.FFTForward, []int{n})
+		if err != nil {
+			return nil, err
+		}
+		back, err := f.FFT(y, compute.FFTInverse, []int{n})
+		return []compute.Value{y, back}, err
+	})
+	near("FFT", got[0].([]complex128), want)
+	near("IFFT(FFT)", got[1].([]complex128), xc)
+
+	sr := shapes.Make(dtypes.Float64, n)
+	got = run(t, b, []any{x}, []shapes.Shape{sr}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		y, err := f.FFT(ps[0], compute.FFTForwardReal, []int{n})
+		if err != nil {
+			return nil, err
+		}
+		back, err := f.FFT(y, compute.FFTInverseReal, []int{n})
+		return []compute.Value{y, back}, err
+	})
+	xr := make([]complex128, n)
+	for i, v := range x {
+		xr[i] = complex(v, 0)
+	}
+	near("RFFT", got[0].([]complex128), dft(xr, -1)[:n/2+1])
+	br := got[1].([]float64)
+	for i := range x {
+		if math.Abs(br[i]-x[i]) > 1e-12 {
+			t.Fatalf("IRFFT(RFFT): element %d: got %v, want %v", i, br[i], x[i])
+		}
+	}
+}
+
+// TestErfFloat64 runs Float64 Erf and exact Gelu (the IR's erf, chlo.erf,
+// libm's erf on the CPU plugin) against Go's math.Erf: within 2 ULP
+// (the CPU plugin's bound for chlo.erf in f64, pjrt/cpu/codegen).
+func TestErfFloat64(t *testing.T) {
+	b := backend(t, "cpu:0")
+	x := []float64{-3.5, -1, -0.3, -1e-300, 0, 1e-8, 0.5, 0.9, 1.7, 2.5, 6, math.Inf(1)}
+	s := shapes.Make(dtypes.Float64, len(x))
+	got := run(t, b, []any{x}, []shapes.Shape{s}, func(f compute.Function, ps []compute.Value) ([]compute.Value, error) {
+		e, err := f.Erf(ps[0])
+		if err != nil {
+			return nil, err
+		}
+		g, err := f.FusedGelu(ps[0], true)
+		return []compute.Value{e, g}, err
+	})
+	ulps := func(a, b float64) float64 {
+		if a == b {
+			return 0
+		}
+		return math.Abs(a-b) / math.Abs(math.Nextafter(b, math.Inf(1))-b)
+	}
+	for i, v := range x {
+		if e := got[0].([]float64)[i]; ulps(e, math.Erf(v)) > 2 {
+			t.Errorf("Erf(%v) = %v, want %v (math.Erf)", v, e, math.Erf(v))
+		}
+		if math.IsInf(v, 0) {
+			continue
+		}
+		want := v * (1 + math.Erf(v/math.Sqrt2)) / 2
+		if g := got[1].([]float64)[i]; math.Abs(g-want) > 1e-15*math.Max(1, math.Abs(want)) {
+			t.Errorf("Gelu(%v) = %v, want %v", v, g, want)
+		}
 	}
 }

@@ -44,7 +44,7 @@ var supportedOps = []compute.OpType{
 	compute.OpTypeScatterSum, compute.OpTypeScatterMax, compute.OpTypeScatterMin,
 	compute.OpTypeSelectAndScatterMax, compute.OpTypeSelectAndScatterMin,
 	compute.OpTypeBatchNormForInference, compute.OpTypeBatchNormForTraining, compute.OpTypeBatchNormGradient,
-	compute.OpTypeSort, compute.OpTypeWhile, compute.OpTypeIf, compute.OpTypeCall,
+	compute.OpTypeFFT, compute.OpTypeSort, compute.OpTypeWhile, compute.OpTypeIf, compute.OpTypeCall,
 	compute.OpTypeOptimizationBarrier, compute.OpTypeSchedulingBarrier,
 	compute.OpTypeAllReduce, compute.OpTypeRNGBitGenerator,
 }

@@ -294,20 +294,24 @@ var (
 )
 
 // Erf is XLA's f32 expansion of erf (computed in f32 for f16 and bf16,
-// as XLA does). Stela's IR has no erf op and f64 needs a different
-// approximation, so Float64 is refused.
+// as XLA does), and the IR's erf op (chlo.erf; on the CPU plugin libm's
+// erf) for Float64.
 func (fn *Function) Erf(x compute.Value) (compute.Value, error) {
 	return fn.unary(compute.OpTypeErf, x, func(b *ir.Builder, x *ir.Value) *ir.Value {
 		dt := x.Type.DType
-		if dt == ir.F64 || dt.IsComplex() {
-			panic(&ir.BuildError{Err: errors.Wrapf(compute.ErrNotImplemented, "Erf on %s (the f32 approximation XLA uses is all Stela has; Stela's IR has no erf op)", fn.shapeOf(x))})
+		if dt.IsComplex() {
+			panic(&ir.BuildError{Err: errors.Wrapf(compute.ErrNotImplemented, "Erf on %s (erf of complex numbers)", fn.shapeOf(x))})
 		}
 		return erfOf(b, x)
 	})
 }
 
-// erfOf is XLA's f32 erf of x (f16, bf16 or f32; computed in f32).
+// erfOf is XLA's f32 erf of x (f16, bf16 or f32; computed in f32), or
+// the IR's erf for f64.
 func erfOf(b *ir.Builder, x *ir.Value) *ir.Value {
+	if x.Type.DType == ir.F64 {
+		return b.Unary(ir.OpErf, x)
+	}
 	dt := x.Type.DType
 	v := x
 	if dt != ir.F32 {
@@ -328,4 +332,20 @@ func erfOf(b *ir.Builder, x *ir.Value) *ir.Value {
 		r = b.Convert(r, dt)
 	}
 	return r
+}
+
+// FFT is Stela's fft op (GoMLX's FFTType values are StableHLO's order:
+// FFT, IFFT, RFFT, IRFFT over the last len(fftLength) axes).
+func (fn *Function) FFT(x compute.Value, fftType compute.FFTType, fftLength []int) (compute.Value, error) {
+	kinds := map[compute.FFTType]ir.FFTType{
+		compute.FFTForward: ir.FFTForward, compute.FFTInverse: ir.FFTInverse,
+		compute.FFTForwardReal: ir.FFTReal, compute.FFTInverseReal: ir.FFTInverseReal,
+	}
+	return fn.build1(compute.OpTypeFFT.String(), []compute.Value{x}, func(b *ir.Builder, a []*ir.Value) (*ir.Value, error) {
+		k, ok := kinds[fftType]
+		if !ok {
+			return nil, errors.Errorf("unknown FFT type %v", fftType)
+		}
+		return b.Emit1(ir.OpFFT, a, ir.FFTAttr{Type: k, Length: slices.Clone(fftLength)}), nil
+	})
 }

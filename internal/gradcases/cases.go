@@ -141,6 +141,7 @@ func Cases() []Case {
 		unaryCase(ir.OpSine, normal),
 		unaryCase(ir.OpCosine, normal),
 		unaryCase(ir.OpTan, small),
+		unaryCase(ir.OpErf, normal),
 		unaryCase(ir.OpFloor, awayFromZero),
 		unaryCase(ir.OpCeil, awayFromZero),
 		unaryCase(ir.OpRoundNearestAfz, awayFromZero),
@@ -311,6 +312,7 @@ func Cases() []Case {
 				return []*ir.Value{b.Mul(p[0], b.Literal(ir.LiteralFromFloat64s(f64(3), []float64{1, 2, 3})))}
 			})},
 	}
+	cs = append(cs, fftCases()...)
 	cs = append(cs, collectiveCases()...)
 	cs = append(cs, manualCases()...)
 	cs = append(cs, shardingConstraintCase())
@@ -561,5 +563,44 @@ func manualCases() []Case {
 	return []Case{
 		{Name: "manual_computation/psum", Op: ir.OpManualComputation, WRT: []int{0, 1}, Gen: gens(normal, normal), NotJAX: notJAXManual, F: psum},
 		{Name: "manual_computation/gather_permute", Op: ir.OpManualComputation, WRT: []int{0}, Gen: gens(small), NotJAX: notJAXManual, F: grid},
+	}
+}
+
+// fftCases differentiate the four kinds of fft through complex parameters
+// made of real ones (the results are complex: the checks draw complex
+// cotangents). IRFFT's cases feed Hermitian-inconsistent frequencies
+// (nonzero imaginary parts at 0 and N/2), on which its transpose must still
+// agree with finite differences.
+func fftCases() []Case {
+	fft := func(b *ir.Builder, x *ir.Value, t ir.FFTType, n ...int) *ir.Value {
+		return b.Emit1(ir.OpFFT, []*ir.Value{x}, ir.FFTAttr{Type: t, Length: n})
+	}
+	cplx := func(b *ir.Builder, p []*ir.Value) *ir.Value { return b.Emit1(ir.OpComplex, p, nil) }
+	return []Case{
+		{Name: "fft/FFT", Op: ir.OpFFT, WRT: []int{0, 1}, Gen: gens(normal, normal),
+			F: build("fft", []ir.Type{f64(3, 6), f64(3, 6)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				return []*ir.Value{fft(b, cplx(b, p), ir.FFTForward, 6)}
+			})},
+		{Name: "fft/IFFT-2d", Op: ir.OpFFT, WRT: []int{0, 1}, Gen: gens(normal, normal),
+			F: build("ifft", []ir.Type{f64(2, 3, 4), f64(2, 3, 4)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				z := cplx(b, p)
+				return []*ir.Value{fft(b, b.Mul(z, z), ir.FFTInverse, 3, 4)}
+			})},
+		{Name: "fft/RFFT", Op: ir.OpFFT, WRT: []int{0}, Gen: gens(normal),
+			F: build("rfft", []ir.Type{f64(2, 7)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				return []*ir.Value{fft(b, p[0], ir.FFTReal, 7)}
+			})},
+		{Name: "fft/RFFT-2d", Op: ir.OpFFT, WRT: []int{0}, Gen: gens(normal),
+			F: build("rfft2", []ir.Type{f64(3, 4)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				return []*ir.Value{fft(b, p[0], ir.FFTReal, 3, 4)}
+			})},
+		{Name: "fft/IRFFT-even", Op: ir.OpFFT, WRT: []int{0, 1}, Gen: gens(normal, normal),
+			F: build("irfft", []ir.Type{f64(2, 5), f64(2, 5)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				return []*ir.Value{fft(b, cplx(b, p), ir.FFTInverseReal, 8)}
+			})},
+		{Name: "fft/IRFFT-odd-2d", Op: ir.OpFFT, WRT: []int{0, 1}, Gen: gens(normal, normal),
+			F: build("irfft2", []ir.Type{f64(3, 4), f64(3, 4)}, func(b *ir.Builder, p []*ir.Value) []*ir.Value {
+				return []*ir.Value{fft(b, cplx(b, p), ir.FFTInverseReal, 3, 7)}
+			})},
 	}
 }

@@ -59,7 +59,7 @@ func closeTo(got, want, tol float64) bool {
 var secondOrder = map[ir.Op]bool{
 	ir.OpNegate: true, ir.OpExp: true, ir.OpExpm1: true, ir.OpLog: true, ir.OpLog1p: true,
 	ir.OpLogistic: true, ir.OpSqrt: true, ir.OpRsqrt: true, ir.OpCbrt: true, ir.OpTanh: true,
-	ir.OpSine: true, ir.OpCosine: true, ir.OpTan: true, ir.OpAbs: true,
+	ir.OpSine: true, ir.OpCosine: true, ir.OpTan: true, ir.OpErf: true, ir.OpAbs: true,
 	ir.OpAdd: true, ir.OpSubtract: true, ir.OpMultiply: true, ir.OpDivide: true, ir.OpPower: true,
 	ir.OpMaximum: true, ir.OpMinimum: true, ir.OpAtan2: true, ir.OpSelect: true,
 	ir.OpDotGeneral: true, ir.OpReduce: true, ir.OpBroadcastInDim: true, ir.OpTranspose: true,

@@ -199,6 +199,9 @@ func floatClose(c *tcase, d ir.DType, w, g any, bound int, scale []*ir.Literal, 
 		// which cancellation can make arbitrarily small.
 		sc := ir.ToComplex128(d, scale[k].Elem(i))
 		s := math.Abs(real(sc)) + math.Abs(imag(sc))
+		if c.sumScale > 0 {
+			s = c.sumScale
+		}
 		tol := float64(c.sumTerms)*unitRoundoff(part)*s + ulpOf(part, cmplx.Abs(wc))
 		err := cmplx.Abs(gc - wc)
 		return err <= tol, ulpsOf(err, ulpOf(part, cmplx.Abs(wc)))

@@ -407,6 +407,9 @@ type tcase struct {
 	// compare within sumTerms·u·Σ|terms| + 1 ulp, where u is the unit
 	// roundoff and Σ|terms| comes from evaluating the program on |inputs|.
 	sumTerms int
+	// sumScale > 0 replaces every element's Σ|terms| with this bound
+	// (fft, whose terms are not the program on |inputs|).
+	sumScale float64
 	// bits asks for bit-identical results, NaN payloads included (data
 	// movement); otherwise NaN equals NaN and floats compare by ULPs.
 	bits bool

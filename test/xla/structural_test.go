@@ -34,6 +34,7 @@ func structuralCases() []*tcase {
 	}
 	cs = append(cs, indexCases()...)
 	cs = append(cs, sortCases()...)
+	cs = append(cs, fftCases()...)
 	cs = append(cs, controlCases()...)
 	return cs
 }
@@ -461,5 +462,50 @@ func controlCases() []*tcase {
 			attr := ir.CompositeAttr{Name: "stela.test.axpy", Attrs: []ir.NamedAttr{{Name: "alpha", Value: 1.5}, {Name: "dims", Value: []int64{0}}}, Version: 1}
 			return b.emit(ir.OpComposite, attr, p, dec)
 		}})
+	return cs
+}
+
+// fftCases: the four kinds on their element types, over 1 to 3 trailing
+// dimensions, power-of-two and odd lengths. A transform is a sum of N
+// terms per element whose twiddles have modulus 1: it compares within
+// N·u·Σ|x| (sumScale: the whole input's Σ|re|+|im|, divided by N for the
+// inverse kinds), which bounds both a direct DFT's error (ir.Eval) and
+// an FFT's (XLA's ducc kernels).
+func fftCases() []*tcase {
+	var cs []*tcase
+	r := rng("fft")
+	for _, k := range []struct {
+		kind   ir.FFTType
+		dtypes []ir.DType
+		shape  []int
+		lens   []int
+	}{
+		{ir.FFTForward, []ir.DType{ir.C64, ir.C128}, []int{3, 16}, []int{16}},
+		{ir.FFTForward, []ir.DType{ir.C64, ir.C128}, []int{2, 5, 6}, []int{5, 6}},
+		{ir.FFTInverse, []ir.DType{ir.C64, ir.C128}, []int{2, 3, 4, 8}, []int{3, 4, 8}},
+		{ir.FFTInverse, []ir.DType{ir.C64, ir.C128}, []int{7}, []int{7}},
+		{ir.FFTReal, []ir.DType{ir.F32, ir.F64}, []int{4, 10}, []int{10}},
+		{ir.FFTReal, []ir.DType{ir.F32, ir.F64}, []int{3, 9}, []int{3, 9}},
+		{ir.FFTInverseReal, []ir.DType{ir.C64, ir.C128}, []int{4, 5}, []int{8}},
+		{ir.FFTInverseReal, []ir.DType{ir.C64, ir.C128}, []int{2, 3, 4}, []int{2, 3, 7}},
+	} {
+		for _, d := range k.dtypes {
+			x := randLit(r, tt(d, k.shape...), true)
+			a := ir.FFTAttr{Type: k.kind, Length: k.lens}
+			n := 1
+			for _, l := range k.lens {
+				n *= l
+			}
+			c := sumCase(fmt.Sprintf("%v/%v/%v%v", ir.OpFFT, d, k.kind, k.lens), ir.OpFFT, d, n, []*ir.Literal{x},
+				func(b *fb, p []*ir.Value) []*ir.Value { return b.emit(ir.OpFFT, a, p) })
+			for _, v := range x.Complex128s() {
+				c.sumScale += math.Abs(real(v)) + math.Abs(imag(v))
+			}
+			if k.kind == ir.FFTInverse || k.kind == ir.FFTInverseReal {
+				c.sumScale /= float64(n)
+			}
+			cs = append(cs, c)
+		}
+	}
 	return cs
 }
