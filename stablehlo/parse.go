@@ -2226,27 +2226,19 @@ func (p *parser) typeSpec(o *Op, nres int, form typeForm) {
 // ParseAttr parses one attribute in MLIR text (`dense<1.0> : tensor<f32>`,
 // `#stablehlo<precision HIGH>`, `{a = 1 : i64}`), the whole input. The
 // bytecode reader uses it for attributes stored in their assembly form.
-func ParseAttr(src string) (a Attr, err error) {
-	p := &parser{src: []byte(src), locAliases: map[string]Loc{}}
-	defer func() {
-		if r := recover(); r != nil {
-			pe, ok := r.(*ParseError)
-			if !ok {
-				panic(r)
-			}
-			a, err = nil, pe
-		}
-	}()
-	a = p.attr()
-	if !p.eof() {
-		p.fail("unexpected text after the attribute")
-	}
-	return a, nil
+func ParseAttr(src string) (Attr, error) {
+	return parseOne(src, "attribute", (*parser).attr)
 }
 
 // ParseType parses one type in MLIR text (`tensor<2xf32>`, `i64`,
 // `!stablehlo.token`), the whole input.
-func ParseType(src string) (t Type, err error) {
+func ParseType(src string) (Type, error) {
+	return parseOne(src, "type", (*parser).typ)
+}
+
+// parseOne parses the whole of src with one parser method, turning the
+// parser's *ParseError panics into an error as Parse does.
+func parseOne[T any](src, what string, parse func(*parser) T) (v T, err error) {
 	p := &parser{src: []byte(src), locAliases: map[string]Loc{}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -2254,12 +2246,13 @@ func ParseType(src string) (t Type, err error) {
 			if !ok {
 				panic(r)
 			}
-			t, err = nil, pe
+			var zero T
+			v, err = zero, pe
 		}
 	}()
-	t = p.typ()
+	v = parse(p)
 	if !p.eof() {
-		p.fail("unexpected text after the type")
+		p.fail("unexpected text after the %s", what)
 	}
-	return t, nil
+	return v, nil
 }
