@@ -124,6 +124,45 @@ func isInternalFrame(fn string) bool {
 	return false
 }
 
+// libraryPrefixes are other frameworks' function-name prefixes that
+// RegisterLibraryPackages adds: their frames are skipped too, except in
+// their _test.go files (a framework's own tests are users).
+var libraryPrefixes struct {
+	sync.RWMutex
+	list []string
+}
+
+// RegisterLibraryPackages makes CallerLoc skip the frames of functions
+// whose names start with one of prefixes ("github.com/gomlx/"), except
+// frames in _test.go files: a framework that sits between its user and
+// Stela (frontend/gomlx, for GoMLX) registers its packages, so that the
+// located errors Stela makes on its own (the runtime's, at execution)
+// name the framework user's line. Call it from an init function, before
+// any location is captured (what each return address resolves to is
+// cached).
+func RegisterLibraryPackages(prefixes ...string) {
+	libraryPrefixes.Lock()
+	defer libraryPrefixes.Unlock()
+	libraryPrefixes.list = append(libraryPrefixes.list, prefixes...)
+}
+
+func isLibraryFrame(fn, file string) bool {
+	if isInternalFrame(fn) {
+		return true
+	}
+	if strings.HasSuffix(file, "_test.go") {
+		return false
+	}
+	libraryPrefixes.RLock()
+	defer libraryPrefixes.RUnlock()
+	for _, p := range libraryPrefixes.list {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
 var locCache sync.Map // pc → pcLoc
 
 type pcLoc struct {
@@ -172,7 +211,7 @@ func resolvePC(pc uintptr) pcLoc {
 	frames := goruntime.CallersFrames([]uintptr{pc})
 	for {
 		fr, more := frames.Next()
-		if fr.Function != "" && !isInternalFrame(fr.Function) {
+		if fr.Function != "" && !isLibraryFrame(fr.Function, fr.File) {
 			return pcLoc{user: true, loc: Loc{File: fr.File, Line: fr.Line}}
 		}
 		if !more {

@@ -42,6 +42,10 @@ const BackendName = "stela"
 
 func init() {
 	compute.Register(BackendName, func(config string) (compute.Backend, error) { return New(config) })
+	// Errors the runtime locates on its own (an execution that fails to
+	// start, a read of a donated buffer) name the GoMLX user's line:
+	// GoMLX's frames and this package's are not the user's.
+	ir.RegisterLibraryPackages("github.com/gomlx/", "github.com/stela-ml/stela/frontend/gomlx.")
 }
 
 // Backend is Stela as a compute.Backend. Its devices (compute.DeviceNum

@@ -167,9 +167,16 @@ func TestDonation(t *testing.T) {
 		t.Fatal(err)
 	}
 	in, _ := b.BufferFromFlatData(0, []float32{1, 2, 3, 4}, s)
+	rb := in.(*stelagomlx.Buffer).Runtime()
+	_, _, line, _ := goruntime.Caller(0)
 	res, err := exe.Execute([]compute.Buffer{in}, []bool{true}, 0)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The runtime's record of the donation names this line (the
+	// runtime locates it itself, skipping the adapter's frames).
+	if de := runtime.DonatedTo(rb); de == nil || !strings.Contains(de.Error(), fmt.Sprintf("gomlx_test.go:%d", line+1)) {
+		t.Errorf("donation record %v does not name gomlx_test.go:%d", de, line+1)
 	}
 	got := make([]float32, 4)
 	if err := res[0].ToFlatData(got); err != nil {
