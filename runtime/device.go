@@ -188,6 +188,20 @@ func DataPointer(b Buffer) (uintptr, error) {
 	return pb.pb.UnsafePointer()
 }
 
+// HostMemory reports whether d's buffers live in this process's host
+// memory, where DataPointer addresses them: devices of a PJRT plugin
+// whose platform is "cpu" (Stela's CPU plugin keeps every buffer in
+// host memory it allocates, and gives a buffer's storage to no other
+// buffer except a result its donation makes). Frameworks that let their
+// users read and write a buffer in place (GoMLX's shared buffers) use
+// it; they must order such writes with the executions that read the
+// buffer (Stela's CPU plugin executes synchronously: once Run returns,
+// nothing reads the arguments).
+func HostMemory(d Device) bool {
+	pd, ok := d.(*pjrtDevice)
+	return ok && pd.p.client.PlatformName() == "cpu"
+}
+
 // OpRunner is a Device with a fast path for eager ops. key identifies a
 // one-op program on this device: the op, its attributes and its operand
 // types. RunOp runs the program cached under key, if there is one (found

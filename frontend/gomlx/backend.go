@@ -56,6 +56,9 @@ type Backend struct {
 	family    string
 	devices   []runtime.Device
 	finalized atomic.Bool
+	// hostMemory: every device keeps its buffers in host memory
+	// (HasSharedBuffers).
+	hostMemory bool
 }
 
 var _ compute.Backend = (*Backend)(nil)
@@ -86,6 +89,7 @@ func New(config string) (*Backend, error) {
 		}
 		b.family = runtime.DeviceFamily(d)
 		b.devices = []runtime.Device{d}
+		b.hostMemory = runtime.HostMemory(d)
 		return b, nil
 	}
 	devs, err := runtime.FamilyDevices(fam)
@@ -96,6 +100,10 @@ func New(config string) (*Backend, error) {
 		return nil, errors.Errorf("stela backend %q: family %s has no devices", config, fam)
 	}
 	b.devices = devs
+	b.hostMemory = true
+	for _, d := range devs {
+		b.hostMemory = b.hostMemory && runtime.HostMemory(d)
+	}
 	return b, nil
 }
 

@@ -3,6 +3,7 @@ package gomlx
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gomlx/compute"
@@ -22,6 +23,9 @@ type Buffer struct {
 	shape shapes.Shape
 	mu    sync.Mutex
 	buf   runtime.Buffer // nil once finalized or donated
+	// shared: Go holds a slice over the buffer's memory (NewSharedBuffer,
+	// Data), so executions that read it must end before Execute returns.
+	shared atomic.Bool
 }
 
 var _ compute.Buffer = (*Buffer)(nil)
@@ -90,9 +94,55 @@ func (x *Buffer) goneErr() error {
 	return errors.Errorf("stela backend: buffer %s was finalized or donated", x.shape)
 }
 
-// Data is not offered: HasSharedBuffers is false (docs/gomlx.md says why).
+// Data is a slice over the buffer's memory (after the computation that
+// makes it has finished), on backends whose devices keep buffers in host
+// memory (HasSharedBuffers); it is valid until the buffer is finalized or
+// donated. Writes through it must not overlap an execution that reads the
+// buffer (GoMLX's rule for shared buffers; Execute returns only when the
+// executions reading a shared buffer have ended).
 func (x *Buffer) Data() (any, error) {
-	return nil, errors.Wrap(compute.ErrNotImplemented, "stela backend: no shared buffers (HasSharedBuffers is false)")
+	if !x.b.HasSharedBuffers() {
+		return nil, errors.Wrapf(compute.ErrNotImplemented, "stela backend: no shared buffers on %s (its buffers are not in host memory)", x.b.Description())
+	}
+	buf := x.Runtime()
+	if buf == nil {
+		return nil, x.goneErr()
+	}
+	if w, ok := buf.(interface{ Err() error }); ok {
+		if err := w.Err(); err != nil { // waits for the computation
+			return nil, errors.Wrap(err, "stela backend: Data")
+		}
+	}
+	flat, err := hostSlice(buf, x.shape)
+	if err != nil {
+		return nil, err
+	}
+	x.shared.Store(true)
+	return flat, nil
+}
+
+// hostSlice is a slice of shape's Go type over buf's host memory (the
+// packed bytes for the sub-byte types).
+func hostSlice(buf runtime.Buffer, shape shapes.Shape) (any, error) {
+	n := shape.Size()
+	if isSubByte(shape.DType) {
+		n = shape.DType.SizeForDimensions(shape.Dimensions...)
+	}
+	goType := shape.DType.GoType()
+	if n == 0 {
+		return reflect.MakeSlice(reflect.SliceOf(goType), 0, 0).Interface(), nil
+	}
+	ptr, err := runtime.DataPointer(buf)
+	if err != nil {
+		return nil, errors.Wrap(err, "stela backend: the address of a buffer")
+	}
+	if ptr == 0 {
+		return nil, errors.Errorf("stela backend: buffer %s has no address", shape)
+	}
+	// The memory is the plugin's (C memory), not Go's: a uintptr to it
+	// is a valid pointer for as long as the buffer lives.
+	p := *(*unsafe.Pointer)(unsafe.Pointer(&ptr))
+	return reflect.SliceAt(goType, p, n).Interface(), nil
 }
 
 // CopyToDevice copies the buffer to another device of the backend (via
@@ -154,12 +204,45 @@ func (b *Backend) BufferFromFlatData(deviceNum compute.DeviceNum, flat any, shap
 	return &Buffer{b: b, dev: deviceNum, shape: shape.Clone(), buf: rb}, nil
 }
 
-// HasSharedBuffers is false: see docs/gomlx.md ("Shared buffers").
-func (b *Backend) HasSharedBuffers() bool { return false }
+// HasSharedBuffers is true when every device of the backend keeps its
+// buffers in host memory (runtime.HostMemory: Stela's CPU plugin), so
+// Go and the compiled programs address the same memory; docs/gomlx.md
+// ("Shared buffers").
+func (b *Backend) HasSharedBuffers() bool { return b.hostMemory }
 
-// NewSharedBuffer is not supported (HasSharedBuffers is false).
-func (b *Backend) NewSharedBuffer(compute.DeviceNum, shapes.Shape) (compute.Buffer, any, error) {
-	return nil, nil, errors.Wrap(compute.ErrNotImplemented, "stela backend: no shared buffers (HasSharedBuffers is false)")
+// NewSharedBuffer makes a zeroed buffer on the device and returns it with
+// a slice over its memory (Data), which the caller may read and write
+// between executions.
+func (b *Backend) NewSharedBuffer(deviceNum compute.DeviceNum, shape shapes.Shape) (compute.Buffer, any, error) {
+	if !b.hostMemory {
+		return nil, nil, errors.Wrapf(compute.ErrNotImplemented, "stela backend: no shared buffers on %s (its buffers are not in host memory)", b.Description())
+	}
+	d, err := b.device(deviceNum)
+	if err != nil {
+		return nil, nil, err
+	}
+	var t ir.Type
+	if isSubByte(shape.DType) {
+		t = ir.TensorOf(ir.U8, shape.DType.SizeForDimensions(shape.Dimensions...))
+	} else if t, err = irType(shape); err != nil {
+		return nil, nil, err
+	}
+	n := t.NumElements()
+	l, err := ir.NewLiteral(t, reflect.MakeSlice(reflect.SliceOf(ir.GoElemType(t.DType)), n, n).Interface())
+	if err != nil {
+		return nil, nil, errors.Wrap(err, "stela backend: NewSharedBuffer")
+	}
+	rb, err := d.Put(l)
+	if err != nil {
+		return nil, nil, errors.Wrap(err, "stela backend: NewSharedBuffer")
+	}
+	x := &Buffer{b: b, dev: deviceNum, shape: shape.Clone(), buf: rb}
+	flat, err := x.Data()
+	if err != nil {
+		_ = x.Finalize()
+		return nil, nil, err
+	}
+	return x, flat, nil
 }
 
 // toLiteralData converts a GoMLX flat slice to the Go slice a Literal

@@ -277,7 +277,26 @@ func (e *Executable) Execute(inputs []compute.Buffer, donate []bool, defaultDevi
 	if err != nil {
 		return nil, errors.Wrapf(err, "stela backend: executing %q", e.name)
 	}
+	awaitIfShared(bufs, outs)
 	return e.wrap(outs, dev), nil
+}
+
+// awaitIfShared waits for the execution when one of its inputs is a
+// shared buffer (Go may write it as soon as Execute returns). Stela's CPU
+// plugin executes synchronously, so this costs nothing there; a plugin
+// that runs asynchronously is waited for. A failure stays in the results
+// (their reads return it).
+func awaitIfShared(bufs []*Buffer, outs []runtime.Buffer) {
+	for _, x := range bufs {
+		if x.shared.Load() {
+			for _, o := range outs {
+				if w, ok := o.(interface{ Err() error }); ok {
+					_ = w.Err()
+				}
+			}
+			return
+		}
+	}
 }
 
 // consume marks the donated buffers as gone (the runtime freed them or
@@ -361,6 +380,9 @@ func (e *Executable) executeSPMD(bufs []*Buffer, mask []bool, loc ir.Loc) ([]com
 	}
 	if err != nil {
 		return nil, errors.Wrapf(err, "stela backend: executing %q", e.name)
+	}
+	for r := range devs {
+		awaitIfShared(bufs[r*np:(r+1)*np], outs[r])
 	}
 	var res []compute.Buffer
 	for r, dn := range devs {

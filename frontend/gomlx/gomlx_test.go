@@ -11,6 +11,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/dtypes/float16"
 	"github.com/gomlx/compute/shapes"
 
 	stelagomlx "github.com/stela-ml/stela/frontend/gomlx"
@@ -617,5 +618,92 @@ func TestErfFloat64(t *testing.T) {
 		if g := got[1].([]float64)[i]; math.Abs(g-want) > 1e-15*math.Max(1, math.Abs(want)) {
 			t.Errorf("Gelu(%v) = %v, want %v", v, g, want)
 		}
+	}
+}
+
+// TestSharedBuffers: on the CPU plugin a shared buffer's slice is the
+// memory executions read (a write between executions is seen by the
+// next one), an output's Data is its memory, a donated shared buffer's
+// memory becomes the result's, and the host device offers none.
+func TestSharedBuffers(t *testing.T) {
+	b := backend(t, "cpu:0")
+	if !b.HasSharedBuffers() {
+		t.Fatal("the CPU plugin's backend has no shared buffers")
+	}
+	if backend(t, "host").HasSharedBuffers() {
+		t.Error("the host device offers shared buffers")
+	}
+	s := shapes.Make(dtypes.Float32, 4)
+	bl := b.Builder("neg")
+	f := bl.Main()
+	x, _ := f.Parameter("x", s, nil)
+	y, _ := f.Neg(x)
+	_ = f.Return([]compute.Value{y}, nil)
+	exe, err := bl.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, flatAny, err := b.NewSharedBuffer(0, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := flatAny.([]float32)
+	if !reflect.DeepEqual(flat, []float32{0, 0, 0, 0}) {
+		t.Errorf("new shared buffer holds %v", flat)
+	}
+	for round, vals := range [][]float32{{1, 2, 3, 4}, {-5, 6, -7, 8}} {
+		copy(flat, vals) // written in place between executions
+		out, err := exe.Execute([]compute.Buffer{in}, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := out[0].Data()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if got.([]float32)[i] != -v {
+				t.Fatalf("round %d: Neg of %v gave %v", round, vals, got)
+			}
+		}
+		p, _ := runtime.DataPointer(out[0].(*stelagomlx.Buffer).Runtime())
+		if reflect.ValueOf(got).Pointer() != p {
+			t.Error("an output's Data is not its memory")
+		}
+	}
+	// Donated: the result is written into the shared buffer's memory.
+	inPtr := reflect.ValueOf(flat).Pointer()
+	out, err := exe.Execute([]compute.Buffer{in}, []bool{true}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := out[0].Data()
+	if reflect.ValueOf(got).Pointer() != inPtr || got.([]float32)[0] != 5 {
+		t.Errorf("donated shared buffer: result %v at %#x, the input's memory is %#x", got, reflect.ValueOf(got).Pointer(), inPtr)
+	}
+	if _, err := in.Data(); err == nil {
+		t.Error("Data of a donated buffer did not fail")
+	}
+	// Other element types: a Go slice of GoMLX's type over the memory,
+	// packed bytes for the sub-byte types.
+	for _, c := range []struct {
+		shape shapes.Shape
+		want  any
+	}{
+		{shapes.Make(dtypes.Bool, 3), []bool{false, false, false}},
+		{shapes.Make(dtypes.Int64, 2), []int64{0, 0}},
+		{shapes.Make(dtypes.Float16, 2), []float16.Float16{0, 0}},
+		{shapes.Make(dtypes.Int4, 4), []uint8{0, 0}},
+		{shapes.Make(dtypes.Float32, 0), []float32{}},
+	} {
+		buf, flat, err := b.NewSharedBuffer(0, c.shape)
+		if err != nil {
+			t.Errorf("%s: %v", c.shape, err)
+			continue
+		}
+		if reflect.TypeOf(flat) != reflect.TypeOf(c.want) || reflect.ValueOf(flat).Len() != reflect.ValueOf(c.want).Len() {
+			t.Errorf("%s: slice %T of %d, want %T of %d", c.shape, flat, reflect.ValueOf(flat).Len(), c.want, reflect.ValueOf(c.want).Len())
+		}
+		_ = buf.Finalize()
 	}
 }
