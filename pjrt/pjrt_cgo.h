@@ -183,4 +183,14 @@ static inline PJRT_Error* stela_kv_error(PJRT_CallbackError* f, PJRT_Error_Code 
   return (*f)(code, msg, n);
 }
 
+/* Views of host memory (view.go): on_delete_callback is a Go function
+   (stelaViewDeleted); user_arg points at a malloc'ed uintptr_t holding
+   the release function's cgo.Handle. */
+extern void stelaViewDeleted(void* device_buffer_ptr, void* user_arg);
+
+static inline void stela_view_set(PJRT_Client_CreateViewOfDeviceBuffer_Args* a, void* user) {
+  a->on_delete_callback = stelaViewDeleted;
+  a->on_delete_callback_arg = user;
+}
+
 #endif /* STELA_PJRT_CGO_H_ */

@@ -202,6 +202,34 @@ func HostMemory(d Device) bool {
 	return ok && pd.p.client.PlatformName() == "cpu"
 }
 
+// ViewHostMemory makes a buffer of type t on d whose memory is mem
+// itself, without a copy: a dense row-major array at the start of mem
+// (Bool elements one byte each, 0 or 1). d must keep its buffers in host
+// memory (HostMemory); mem must not be memory Go's collector manages
+// (syscall.Mmap's, C memory), must outlive the buffer and must not be
+// written while an execution reads it. When the device no longer needs
+// mem (the buffer freed or collected, and the executions that read it
+// ended) release, if not nil, is called once, possibly on a plugin
+// thread. A zero-copy load of a file: syscall.Mmap it and view each
+// tensor's bytes, with munmap in the last release. Executions read the
+// view in place (Stela's CPU plugin reads through an aligned copy a view
+// not aligned to 64 bytes); donating it never gives its memory to a
+// result.
+func ViewHostMemory(d Device, t ir.Type, mem []byte, release func()) (Buffer, error) {
+	if d == nil {
+		return nil, errors.New("ViewHostMemory: nil device")
+	}
+	pd, ok := d.(*pjrtDevice)
+	if !ok || !HostMemory(d) {
+		return nil, fmt.Errorf("%s: its buffers are not in host memory: no views of host memory", d.Name())
+	}
+	pb, err := pd.p.client.ViewOfHostMemory(mem, t.DType, t.Shape, pd.dev, release)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pd.name, err)
+	}
+	return pd.newBuffer(t, pb), nil
+}
+
 // OpRunner is a Device with a fast path for eager ops. key identifies a
 // one-op program on this device: the op, its attributes and its operand
 // types. RunOp runs the program cached under key, if there is one (found
