@@ -684,6 +684,25 @@ func TestSharedBuffers(t *testing.T) {
 	if _, err := in.Data(); err == nil {
 		t.Error("Data of a donated buffer did not fail")
 	}
+	// A Bool result read in place holds Go's true and false.
+	bb := b.Builder("positive")
+	bf := bb.Main()
+	bx, _ := bf.Parameter("x", s, nil)
+	zero, _ := bf.Constant([]float32{0}, 1)
+	pos, _ := bf.GreaterThan(bx, zero)
+	_ = bf.Return([]compute.Value{pos}, nil)
+	bexe, err := bb.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, _ := b.BufferFromFlatData(0, []float32{-1, 2, 0, 3}, s)
+	bout, err := bexe.Execute([]compute.Buffer{bin}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := bout[0].Data(); err != nil || !reflect.DeepEqual(got, []bool{false, true, false, true}) {
+		t.Errorf("x > 0 read in place: %v, %v", got, err)
+	}
 	// Other element types: a Go slice of GoMLX's type over the memory,
 	// packed bytes for the sub-byte types.
 	for _, c := range []struct {
