@@ -309,9 +309,13 @@ func TestConfigs(t *testing.T) {
 	if !found {
 		t.Errorf("backend not registered: %v", compute.List())
 	}
-	// Not-implemented ops say so (GoMLX then falls back where it can).
-	if _, _, err := b.NewSharedBuffer(0, shapes.Make(dtypes.Float64, 2)); !errors.Is(err, compute.ErrNotImplemented) {
-		t.Errorf("NewSharedBuffer: %v, want ErrNotImplemented", err)
+	// Shared buffers where buffers are host memory; elsewhere
+	// not-implemented says so.
+	if _, _, err := b.NewSharedBuffer(0, shapes.Make(dtypes.Float64, 2)); err != nil {
+		t.Errorf("NewSharedBuffer on stela:cpu:1: %v", err)
+	}
+	if _, _, err := backend(t, "host").NewSharedBuffer(0, shapes.Make(dtypes.Float64, 2)); !errors.Is(err, compute.ErrNotImplemented) {
+		t.Errorf("NewSharedBuffer on stela:host: %v, want ErrNotImplemented", err)
 	}
 }
 
