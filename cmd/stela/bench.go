@@ -221,7 +221,7 @@ func runBench(argv []string, stdout, stderr io.Writer) error {
 	torchDevice := fs.String("torch-device", "", "with --torch: PyTorch's device, `cpu|cuda` (default: cuda when --device is cuda, else cpu)")
 	jax := fs.Bool("jax", false, "also run the workloads in JAX on XLA's CPU compiler (jax_bench.py, built into stela; jax from $STELA_JAXLIB_PYTHONPATH) and check the targets against it; exit 1 when JAX cannot run")
 	jaxPython := fs.String("jax-python", "", "with --jax: the `PYTHON` that has jax (default: the first python3 on PATH that finds it, with $STELA_JAXLIB_PYTHONPATH on PYTHONPATH)")
-	gomlx := fs.Bool("gomlx", false, "run the GoMLX comparison instead (GoMLX's Go backend, GoMLX on Stela and frontend/jit on W1-W6 of docs/gomlx.md): `go run` of test/gomlx/bench in the Stela checkout around the working directory; --workload and --runs apply")
+	gomlx := fs.Bool("gomlx", false, "run the GoMLX comparison instead (GoMLX's Go backend, GoMLX on Stela and frontend/jit on W1-W6 of docs/gomlx.md): go run of test/gomlx/bench in the Stela checkout around the working directory; --workload and --runs apply")
 	if err := noArgs(fs, argv); err != nil {
 		return err
 	}
