@@ -273,6 +273,11 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if err := m.RefineShapes(); err != nil {
 		return nil, unsupportedf("%v", err)
 	}
+	// chlo.scan, ragged_dot, constant and constant_like become StableHLO
+	// (Module.LowerChlo).
+	if err := m.LowerChlo(); err != nil {
+		return nil, err
+	}
 	// Quantized types become their storage integers, quantized ops the
 	// spec's arithmetic (Module.LowerQuant).
 	if err := m.LowerQuant(); err != nil {
