@@ -2,6 +2,7 @@ package stablehlo
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -119,6 +120,31 @@ func scalarConst(b *Builder, e ElementType, v any) (*Value, error) {
 	t := TensorType{Elem: e}
 	var d *DenseElements
 	var err error
+	if e.IsQuantized() {
+		// The stored integer of the real value, per-tensor parameters.
+		q, err := ParseQuant(e)
+		if err != nil {
+			return nil, err
+		}
+		if q.Axis >= 0 {
+			return nil, fmt.Errorf("a constant of the per-axis quantized type %s", e)
+		}
+		var f float64
+		switch x := v.(type) {
+		case float64:
+			f = x
+		case int64:
+			f = float64(x)
+		default:
+			return nil, fmt.Errorf("value %v for %s", v, e)
+		}
+		stored := int64(math.RoundToEven(f/q.Scales[0])) + q.ZeroPoints[0]
+		stored = min(max(stored, q.StorageMin), q.StorageMax)
+		if d, err = DenseFromInt64s(TensorType{Elem: q.Storage}, []int64{stored}); err != nil {
+			return nil, err
+		}
+		return b.Op1("stablehlo.constant", nil, t, NA("value", d)), nil
+	}
 	switch x := v.(type) {
 	case float64:
 		switch {
@@ -194,6 +220,10 @@ func lowerConstantLike(b *Builder, op *Op) ([]*Value, error) {
 	case *DenseElements:
 		if a.Type.NumElements() != 1 || !TypesEqual(a.Type.Elem, rt.Elem) {
 			return nil, fmt.Errorf("value %s is not a scalar of the result's element type", a)
+		}
+		if rt.Elem.IsQuantized() {
+			// Stored integers (Module.LowerQuant reads them).
+			return []*Value{splat(b, b.Op1("stablehlo.constant", nil, TensorType{Elem: rt.Elem}, NA("value", a)), rt)}, nil
 		}
 		d, err := NewDense(TensorType{Elem: rt.Elem}, a.Bytes())
 		if err != nil {

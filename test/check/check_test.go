@@ -430,7 +430,9 @@ func hoistConstants(mlir []byte) ([]byte, []*ir.Literal, error) {
 	var args []*ir.Literal
 	for _, op := range blk.Ops {
 		d, ok := op.Attr("value").(*stablehlo.DenseElements)
-		if op.Name != "stablehlo.constant" || !ok {
+		// Quantized constants stay (PJRT buffers have no quantized
+		// element types; a quantized program argument is its storage).
+		if op.Name != "stablehlo.constant" || !ok || len(op.Results) != 1 || quantized(op.Results[0].Type) {
 			ops = append(ops, op)
 			continue
 		}
@@ -445,6 +447,11 @@ func hoistConstants(mlir []byte) ([]byte, []*ir.Literal, error) {
 	}
 	blk.Ops = ops
 	return stablehlo.Format(m, stablehlo.PrintOptions{}), args, nil
+}
+
+func quantized(t stablehlo.Type) bool {
+	tt, ok := t.(stablehlo.TensorType)
+	return ok && tt.Elem.IsQuantized()
 }
 
 // runWithArgs compiles mlir, runs it on args and returns its results.

@@ -1571,8 +1571,8 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		return false, "not in the op table"
 	case d.Kernel == stablehlo.NoKernel:
 		return false, d.Refused
-	case e.IsQuantized() && d.Regions != 0:
-		return false, "quantized element types in regions are not supported yet"
+	case e.IsQuantized() && (d.Name == "stablehlo.tuple" || d.Name == "stablehlo.get_tuple_element"):
+		return false, "quantized tuple elements are not supported yet"
 	case e.IsQuantized():
 		// Module.LowerQuant: stored as integers, computed as the spec's
 		// dequantize–compute–quantize.
@@ -1595,6 +1595,10 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 			return false, "not implemented on this element type"
 		}
 		if chloUnary[short] != "" && !chloComplexOps[short] && k.isComplex() {
+			return false, "not implemented on this element type"
+		}
+	case stablehlo.KernelExt:
+		if short == "fft" && k.isHalf() {
 			return false, "not implemented on this element type"
 		}
 	}
