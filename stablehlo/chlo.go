@@ -33,7 +33,13 @@ var chloRewritten = map[string]bool{"chlo.scan": true, "chlo.ragged_dot": true, 
 //     the rows past the last group. Rows of the ragged dimension that no
 //     group covers give zeros;
 //   - chlo.constant into stablehlo.constant, chlo.constant_like into a
-//     constant of the result type broadcast to the operand's shape.
+//     constant of the result type broadcast to the operand's shape;
+//   - and stablehlo.bitcast_convert between i1 and a wider type (i1 has 1
+//     bit: the spec's shape rule makes an N-bit element N i1 elements along
+//     a new last dimension, and back): bit j of the element, least
+//     significant first (as the spec's reference interpreter orders the
+//     parts), is element j; i1 is stored a byte per element, so these are
+//     computed with shifts rather than reinterpreted memory.
 func (m *Module) LowerChlo() error {
 	for _, f := range m.Funcs {
 		if f.Body == nil {
@@ -57,7 +63,7 @@ func lowerChloRegion(r *Region) error {
 					return err
 				}
 			}
-			if !chloRewritten[op.Name] {
+			if !chloRewritten[op.Name] && !isBitcastI1(op) {
 				out = append(out, op)
 				continue
 			}
@@ -102,6 +108,8 @@ func lowerChloOp(b *Builder, op *Op) ([]*Value, error) {
 		return lowerScan(b, op)
 	case "chlo.ragged_dot":
 		return lowerRaggedDot(b, op)
+	case "stablehlo.bitcast_convert":
+		return lowerBitcastI1(b, op)
 	}
 	return nil, fmt.Errorf("not a rewritten chlo op")
 }
@@ -714,4 +722,91 @@ func parseChloScan(p *parser, o *Op, nres int) {
 		o.Attrs = append(o.Attrs, NA("resultSegmentSizes", DenseArray{Elem: I32, Ints: []int64{int64(nOut), int64(len(inits))}}))
 	}
 	_ = nres
+}
+
+// isBitcastI1 reports whether op is a bitcast_convert between i1 and a
+// type of another width.
+func isBitcastI1(op *Op) bool {
+	if op.Name != "stablehlo.bitcast_convert" || len(op.Operands) != 1 || len(op.Results) != 1 {
+		return false
+	}
+	x, ok1 := op.Operands[0].Type.(TensorType)
+	r, ok2 := op.Results[0].Type.(TensorType)
+	return ok1 && ok2 && (x.Elem == I1) != (r.Elem == I1)
+}
+
+// bitWidth is the spec's num_bits of e, or 0.
+func bitWidth(e ElementType) int {
+	if bits, _, ok := e.intWidth(); ok {
+		return bits
+	}
+	return 8 * elemSize(e)
+}
+
+func lowerBitcastI1(b *Builder, op *Op) ([]*Value, error) {
+	xt, err := tensorOf(op.Operands[0])
+	if err != nil {
+		return nil, err
+	}
+	rt, err := tensorOf(op.Results[0])
+	if err != nil {
+		return nil, err
+	}
+	wide := xt.Elem
+	if wide == I1 {
+		wide = rt.Elem
+	}
+	if wide.IsComplex() || wide.IsQuantized() {
+		return nil, fmt.Errorf("bitcast between i1 and %s is not allowed", wide)
+	}
+	w := bitWidth(wide)
+	if w == 0 || w > 64 || w%8 != 0 {
+		return nil, fmt.Errorf("bitcast between i1 and %s (%d bits) is not supported", wide, w)
+	}
+	ut := ElementType("ui" + strconv.Itoa(w))
+	with := func(shape []int64, e ElementType) TensorType { return TensorType{Shape: shape, Elem: e} }
+	zero, err := scalarConst(b, ut, int64(0))
+	if err != nil {
+		return nil, err
+	}
+	R := len(xt.Shape)
+	if xt.Elem == I1 {
+		// Many to one: the last dimension (of size w) packs into one
+		// element.
+		if R == 0 || xt.Shape[R-1] != int64(w) || !shapesEqual(xt.Shape[:R-1], rt.Shape) {
+			return nil, fmt.Errorf("operand %s: converting to %s needs shape %v x %d", xt, rt, rt.Shape, w)
+		}
+		conv := b.Op1("stablehlo.convert", []*Value{op.Operands[0]}, with(xt.Shape, ut))
+		io := b.Op1("stablehlo.iota", nil, with(xt.Shape, ut), NA("iota_dimension", I64Attr(int64(R-1))))
+		sh := b.Op1("stablehlo.shift_left", []*Value{conv, io}, with(xt.Shape, ut))
+		red := b.Op("stablehlo.reduce", []*Value{sh, zero}, []Type{with(rt.Shape, ut)}, NA("dimensions", I64Array(int64(R-1))))
+		rb := red.NewRegion(with(nil, ut), with(nil, ut))
+		rb.Loc = b.Loc
+		rb.Return(rb.Op1("stablehlo.or", []*Value{rb.Arg(0), rb.Arg(1)}, with(nil, ut)))
+		v := red.Results[0]
+		if rt.Elem != ut {
+			v = b.Op1("stablehlo.bitcast_convert", []*Value{v}, rt)
+		}
+		return []*Value{v}, nil
+	}
+	// One to many: element j of the new last dimension is bit j.
+	want := append(append([]int64{}, xt.Shape...), int64(w))
+	if !shapesEqual(rt.Shape, want) {
+		return nil, fmt.Errorf("result %s: converting %s to i1 gives shape %v", rt, xt, want)
+	}
+	x := op.Operands[0]
+	if xt.Elem != ut {
+		x = b.Op1("stablehlo.bitcast_convert", []*Value{x}, with(xt.Shape, ut))
+	}
+	xb := b.Op1("stablehlo.broadcast_in_dim", []*Value{x}, with(want, ut), NA("broadcast_dimensions", I64Array(iotaList(0, int64(R))...)))
+	io := b.Op1("stablehlo.iota", nil, with(want, ut), NA("iota_dimension", I64Attr(int64(R))))
+	sh := b.Op1("stablehlo.shift_right_logical", []*Value{xb, io}, with(want, ut))
+	one, err := scalarConst(b, ut, int64(1))
+	if err != nil {
+		return nil, err
+	}
+	bit := b.Op1("stablehlo.and", []*Value{sh, splat(b, one, with(want, ut))}, with(want, ut))
+	r := b.Op1("stablehlo.compare", []*Value{bit, splat(b, zero, with(want, ut))}, rt,
+		NA("comparison_direction", ComparisonDirection("NE")), NA("compare_type", ComparisonType("UNSIGNED")))
+	return []*Value{r}, nil
 }
