@@ -165,6 +165,13 @@ var xlaKnown = map[string]xlaDiff{
 	"quant_result_type_form.mlir": {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
 	"quant_roundtrip.mlir":        {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
 	"quant_uniform.mlir":          {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
+	"quant_constant_region.mlir":  {why: xlaNoQuant, match: []string{"result #0 type is not supported"}},
+	// The spec's shape rule for bitcast_convert counts num_bits(i1) = 1
+	// (an f32 is 32 i1s); XLA gives PRED the 8 bits of its byte (an f32
+	// becomes pred[4]), so the file's shapes do not fit XLA.
+	"bitcast_convert_i1.mlir": {why: "XLA bitcasts i1 (PRED) as 8 bits, not the spec's 1", match: []string{
+		"must be less than or equal to dimension size (4) in slice operation; argument shape: pred[1,4]",
+	}},
 	"reduce_window_add.mlir": {why: "XLA does not fold the init value for padding and base-dilation holes", match: []string{
 		"element [0, 0]: actual -0.5, expected 2.5",
 	}},
