@@ -386,7 +386,7 @@ func defineOps() map[string]*OpDef {
 	def("chlo", SectionChlo, "scan", v0, 1, ClassAny, 0, true, KernelRefined, "")
 	chlo("minimum_broadcast_shapes", v1, ClassInt, 0, NoKernel, refusedDynamic)
 	chlo("asin_acos_kernel", 1, ClassFloat|ClassComplex, ew, NoKernel,
-		"an intermediate of chlo's own asin/acos decompositions, which frameworks do not emit (ChloOps.td)")
+		"an intermediate of chlo's own asin/acos decompositions, which (its definition says) frameworks never emit and backends never see")
 	const bc = ew | Broadcasting
 	chlo("broadcast_add broadcast_maximum broadcast_minimum broadcast_multiply", 2, ClassAny, bc|c, KernelChlo, "")
 	chlo("broadcast_subtract broadcast_divide broadcast_remainder broadcast_power", 2, classNum, bc, KernelChlo, "")
