@@ -570,6 +570,9 @@ func lowerRaggedDot(b *Builder, op *Op) ([]*Value, error) {
 			return nil, fmt.Errorf("rhs group dimension %d of %s does not have the %d groups of group_sizes", gd, rt, g)
 		}
 	}
+	if err := checkRaggedShapes(dn, lt, rt, res, mode, g); err != nil {
+		return nil, err
+	}
 	// ends = running sums of group_sizes along its last dimension (a
 	// product with the upper triangular matrix of ones).
 	tri := make([]int64, g*g)
@@ -809,4 +812,63 @@ func lowerBitcastI1(b *Builder, op *Op) ([]*Value, error) {
 	r := b.Op1("stablehlo.compare", []*Value{bit, splat(b, zero, with(want, ut))}, rt,
 		NA("comparison_direction", ComparisonDirection("NE")), NA("compare_type", ComparisonType("UNSIGNED")))
 	return []*Value{r}, nil
+}
+
+// checkRaggedShapes checks the dimension numbers against the operand
+// shapes and the result shape against the mode's: batch, lhs free and rhs
+// free dimensions (the rhs group dimension excluded), with the groups in
+// front in mode 2.
+func checkRaggedShapes(dn RaggedDotDims, lt, rt, res TensorType, mode int, g int64) error {
+	if len(dn.LhsBatchingDims) != len(dn.RhsBatchingDims) || len(dn.LhsContractingDims) != len(dn.RhsContractingDims) {
+		return fmt.Errorf("lhs and rhs batching or contracting dimension lists differ in length")
+	}
+	used := func(rank int, lists ...[]int64) ([]bool, error) {
+		u := make([]bool, rank)
+		for _, l := range lists {
+			for _, d := range l {
+				if d < 0 || int(d) >= rank || u[d] {
+					return nil, fmt.Errorf("dimension %d is out of range or used twice (rank %d)", d, rank)
+				}
+				u[d] = true
+			}
+		}
+		return u, nil
+	}
+	lu, err := used(len(lt.Shape), dn.LhsBatchingDims, dn.LhsContractingDims)
+	if err != nil {
+		return fmt.Errorf("lhs %s: %v", lt, err)
+	}
+	ru, err := used(len(rt.Shape), dn.RhsBatchingDims, dn.RhsContractingDims, dn.RhsGroupDims)
+	if err != nil {
+		return fmt.Errorf("rhs %s: %v", rt, err)
+	}
+	var want []int64
+	if mode == 2 {
+		want = append(want, g)
+	}
+	for i, d := range dn.LhsBatchingDims {
+		if lt.Shape[d] != rt.Shape[dn.RhsBatchingDims[i]] {
+			return fmt.Errorf("batching dimensions %d of %s and %d of %s differ in size", d, lt, dn.RhsBatchingDims[i], rt)
+		}
+		want = append(want, lt.Shape[d])
+	}
+	for i, d := range dn.LhsContractingDims {
+		if lt.Shape[d] != rt.Shape[dn.RhsContractingDims[i]] {
+			return fmt.Errorf("contracting dimensions %d of %s and %d of %s differ in size", d, lt, dn.RhsContractingDims[i], rt)
+		}
+	}
+	for d, u := range lu {
+		if !u {
+			want = append(want, lt.Shape[d])
+		}
+	}
+	for d, u := range ru {
+		if !u {
+			want = append(want, rt.Shape[d])
+		}
+	}
+	if !shapesEqual(res.Shape, want) {
+		return fmt.Errorf("result %s: mode %d gives shape %v", res, mode, want)
+	}
+	return nil
 }

@@ -31,6 +31,14 @@ func TestLowerChloErrors(t *testing.T) {
   %0 = "chlo.ragged_dot"(%l, %r, %g) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<4x2xf32>, tensor<2x2x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }`, "group_sizes tensor<2xf32>: want an integer tensor"},
+		{"ragged result", `func.func @main(%l: tensor<4x2xf32>, %r: tensor<2x2x3xf32>, %g: tensor<2xi32>) -> tensor<4x2xf32> {
+  %0 = "chlo.ragged_dot"(%l, %r, %g) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<4x2xf32>, tensor<2x2x3xf32>, tensor<2xi32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}`, "result tensor<4x2xf32>: mode 1 gives shape [4 3]"},
+		{"ragged contracting", `func.func @main(%l: tensor<4x2xf32>, %r: tensor<2x5x3xf32>, %g: tensor<2xi32>) -> tensor<4x3xf32> {
+  %0 = "chlo.ragged_dot"(%l, %r, %g) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<4x2xf32>, tensor<2x5x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}`, "contracting dimensions 1 of tensor<4x2xf32> and 1 of tensor<2x5x3xf32> differ in size"},
 		{"bitcast i1 shape", `func.func @main(%x: tensor<2xi8>) -> tensor<2x4xi1> {
   %0 = stablehlo.bitcast_convert %x : (tensor<2xi8>) -> tensor<2x4xi1>
   return %0 : tensor<2x4xi1>
