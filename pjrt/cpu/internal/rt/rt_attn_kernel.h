@@ -1,0 +1,263 @@
+/*
+ * rt_attn_kernel.h: the attention kernel of rt_attn.h for one instruction
+ * set, included once per set with ATT_VL (floats per vector), ATT_SFX
+ * (name suffix) and ATT_TARGET (function attributes) defined. The loops
+ * use GCC's vector extensions, so that one source gives AVX-512, AVX2 and
+ * SSE code; multiply-adds are contracted into FMAs where the set has
+ * them (the rest of the runtime is compiled -std=c11, where GCC does not
+ * contract).
+ */
+
+#define ATT_CAT2(a, b) a##_##b
+#define ATT_CAT(a, b) ATT_CAT2(a, b)
+#define AF(name) ATT_CAT(name, ATT_SFX)
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define ATT_FN ATT_TARGET __attribute__((optimize("fp-contract=fast"))) static
+#else
+#define ATT_FN ATT_TARGET static
+#endif
+
+typedef float AF(vf) __attribute__((vector_size(ATT_VL * 4), aligned(4), may_alias));
+typedef int32_t AF(vi) __attribute__((vector_size(ATT_VL * 4), aligned(4), may_alias));
+
+/* Σ a[i]·b[i]. */
+ATT_FN float AF(att_dot)(const float* a, const float* b, int64_t n) {
+  AF(vf) s0 = {0}, s1 = {0};
+  int64_t i = 0;
+  for (; i + 2 * ATT_VL <= n; i += 2 * ATT_VL) {
+    s0 += *(const AF(vf)*)(a + i) * *(const AF(vf)*)(b + i);
+    s1 += *(const AF(vf)*)(a + i + ATT_VL) * *(const AF(vf)*)(b + i + ATT_VL);
+  }
+  for (; i + ATT_VL <= n; i += ATT_VL) s0 += *(const AF(vf)*)(a + i) * *(const AF(vf)*)(b + i);
+  s0 += s1;
+  float s = 0;
+  for (int k = 0; k < ATT_VL; k++) s += s0[k];
+  for (; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+/* y += a·x. */
+ATT_FN void AF(att_axpy)(float* restrict y, float a, const float* restrict x, int64_t n) {
+  int64_t i = 0;
+  for (; i + ATT_VL <= n; i += ATT_VL) *(AF(vf)*)(y + i) += a * *(const AF(vf)*)(x + i);
+  for (; i < n; i++) y[i] += a * x[i];
+}
+
+/* y *= a. */
+ATT_FN void AF(att_scale)(float* y, float a, int64_t n) {
+  int64_t i = 0;
+  for (; i + ATT_VL <= n; i += ATT_VL) *(AF(vf)*)(y + i) *= a;
+  for (; i < n; i++) y[i] *= a;
+}
+
+/* exp(x) for x <= 0 (Cephes' expf: x = n·ln2 + r, |r| <= ln2/2, a
+   degree-6 polynomial in r, times 2^n; about 1 ulp); 0 below -87.3
+   (where the result would be subnormal) and at -inf. */
+ATT_FN AF(vf) AF(att_vexp)(AF(vf) x) {
+  AF(vi) under = x < -87.3f;
+  AF(vf) lo = {0};
+  lo -= 87.3f; /* a splat */
+  x = (AF(vf))(((AF(vi))x & ~under) | ((AF(vi))lo & under));
+  AF(vf) t = x * 1.44269504088896341f + 12582912.0f; /* round to nearest */
+  AF(vf) n = t - 12582912.0f;
+  AF(vf) r = x - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  AF(vf) y = r * 1.9875691500e-4f + 1.3981999507e-3f;
+  y = y * r + 8.3334519073e-3f;
+  y = y * r + 4.1665795894e-2f;
+  y = y * r + 1.6666665459e-1f;
+  y = y * r + 5.0000001201e-1f;
+  y = y * (r * r) + r + 1.0f;
+  AF(vi) e = (__builtin_convertvector(n, AF(vi)) + 127) << 23;
+  y = y * (AF(vf))e;
+  return (AF(vf))((AF(vi))y & ~under);
+}
+
+/* s[i] = exp(s[i] - m); returns Σ s[i]. */
+ATT_FN float AF(att_expsum)(float* s, float m, int64_t n) {
+  AF(vf) acc = {0};
+  int64_t i = 0;
+  for (; i + ATT_VL <= n; i += ATT_VL) {
+    AF(vf) p = AF(att_vexp)(*(AF(vf)*)(s + i) - m);
+    *(AF(vf)*)(s + i) = p;
+    acc += p;
+  }
+  float sum = 0;
+  for (int k = 0; k < ATT_VL; k++) sum += acc[k];
+  if (i < n) {
+    AF(vf) x = {0};
+    for (int64_t k = i; k < n; k++) x[k - i] = s[k] - m;
+    AF(vf) p = AF(att_vexp)(x);
+    for (int64_t k = i; k < n; k++) {
+      s[k] = p[k - i];
+      sum += p[k - i];
+    }
+  }
+  return sum;
+}
+
+/* Whether mask rows i0 .. i0+R-1 are 0 at keys jb .. jb+lb-1. */
+ATT_FN int AF(att_masked)(const uint8_t* mk, int64_t L, int64_t i0, int64_t R, int64_t jb, int64_t lb) {
+  for (int64_t r = 0; r < R; r++) {
+    const uint8_t* mr = mk + (i0 + r) * L + jb;
+    for (int64_t k = 0; k < lb; k++)
+      if (mr[k]) return 0;
+  }
+  return 1;
+}
+
+/* One key block of rows i0 .. i0+R-1 of product g: the scores (all fill
+   when forced), then the online softmax update and the value product. */
+ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, const uint8_t* mk, int64_t i0, int64_t R,
+                          int64_t jb, int64_t lb, int forced, float* S, const float* Qs, float* acc, float* m,
+                          float* l, uint8_t* bad) {
+  const int64_t D = j->D, Dv = j->Dv, L = j->L;
+  for (int64_t r = 0; r < R; r++) {
+    float* s = S + r * ATT_LB;
+    if (forced) {
+      for (int64_t k = 0; k < lb; k++) s[k] = j->fill;
+      continue;
+    }
+    const float* q = Qs + r * D;
+    if (j->tk) {
+      for (int64_t k = 0; k < lb; k++) s[k] = AF(att_dot)(q, K + (jb + k) * j->ldk, D);
+    } else {
+      for (int64_t k = 0; k < lb; k++) s[k] = 0;
+      for (int64_t d = 0; d < D; d++) AF(att_axpy)(s, q[d], K + d * j->ldk + jb, lb);
+    }
+    AF(att_scale)(s, j->scale, lb);
+    if (mk != NULL) {
+      const uint8_t* mr = mk + (i0 + r) * L + jb;
+      for (int64_t k = 0; k < lb; k++)
+        if (!mr[k]) s[k] = j->fill;
+    }
+  }
+  for (int64_t r = 0; r < R; r++) {
+    if (bad[r]) continue;
+    float* s = S + r * ATT_LB;
+    float bm = -__builtin_inff();
+    int nan = 0;
+    for (int64_t k = 0; k < lb; k++) {
+      float x = s[k];
+      nan |= x != x;
+      bm = x > bm ? x : bm;
+    }
+    float mn = m[r] > bm ? m[r] : bm;
+    if (nan || mn == __builtin_inff()) {
+      bad[r] = 1; /* the row is NaN */
+      continue;
+    }
+    if (mn == -__builtin_inff()) continue; /* every x so far is -inf: nothing to add */
+    float corr = 0;
+    if (m[r] != -__builtin_inff()) {
+      AF(vf) d = {0};
+      d[0] = m[r] - mn;
+      corr = AF(att_vexp)(d)[0];
+    }
+    float sum = AF(att_expsum)(s, mn, lb);
+    l[r] = l[r] * corr + sum;
+    float* a = acc + r * Dv;
+    if (corr != 1.0f) AF(att_scale)(a, corr, Dv);
+    if (!j->tv) {
+      for (int64_t k = 0; k < lb; k++) AF(att_axpy)(a, s[k], V + (jb + k) * j->ldv, Dv);
+    } else {
+      for (int64_t c = 0; c < Dv; c++) a[c] += AF(att_dot)(s, V + c * j->ldv + jb, lb);
+    }
+    m[r] = mn;
+  }
+}
+
+/* Rows i0 .. i0+R-1 of product g, into O. */
+ATT_FN void AF(att_rows)(const attn_job* j, int64_t g, int64_t i0, int64_t R, float* S, float* Qs, float* acc,
+                         float* m, float* l, uint8_t* bad) {
+  const int64_t D = j->D, Dv = j->Dv, L = j->L, M = j->M;
+  const float* Q = j->Q + g * j->sq;
+  const float* K = j->K + g * j->sk;
+  const float* V = j->V + g * j->sv;
+  const uint8_t* mk = j->mask != NULL ? j->mask + (g / j->mask_div) * M * L : NULL;
+  for (int64_t r = 0; r < R; r++) {
+    for (int64_t d = 0; d < D; d++) Qs[r * D + d] = j->tq ? Q[d * j->ldq + i0 + r] : Q[(i0 + r) * j->ldq + d];
+    m[r] = -__builtin_inff();
+    l[r] = 0;
+    bad[r] = 0;
+    for (int64_t c = 0; c < Dv; c++) acc[r * Dv + c] = 0;
+  }
+  int skipped = 0;
+  for (int64_t jb = 0; jb < L; jb += ATT_LB) {
+    int64_t lb = L - jb < ATT_LB ? L - jb : ATT_LB;
+    if (mk != NULL && AF(att_masked)(mk, L, i0, R, jb, lb)) {
+      skipped = 1;
+      continue;
+    }
+    AF(att_block)(j, K, V, mk, i0, R, jb, lb, 0, S, Qs, acc, m, l, bad);
+  }
+  if (skipped) {
+    /* The skipped blocks are all fill: they count only for a row whose
+       maximum is not well above fill (or NaN). */
+    int need = 0;
+    for (int64_t r = 0; r < R; r++) need |= !bad[r] && !(m[r] >= j->fill + 88.0f);
+    if (need) {
+      for (int64_t jb = 0; jb < L; jb += ATT_LB) {
+        int64_t lb = L - jb < ATT_LB ? L - jb : ATT_LB;
+        if (AF(att_masked)(mk, L, i0, R, jb, lb)) AF(att_block)(j, K, V, mk, i0, R, jb, lb, 1, S, Qs, acc, m, l, bad);
+      }
+    }
+  }
+  for (int64_t r = 0; r < R; r++) {
+    float* o = j->O + (g * M + i0 + r) * Dv;
+    const float* a = acc + r * Dv;
+    if (L == 0) {
+      for (int64_t c = 0; c < Dv; c++) o[c] = 0; /* an empty sum */
+    } else if (bad[r] || !(m[r] > -__builtin_inff())) {
+      for (int64_t c = 0; c < Dv; c++) o[c] = __builtin_nanf("");
+    } else {
+      for (int64_t c = 0; c < Dv; c++) o[c] = a[c] / l[r];
+    }
+  }
+}
+
+/* Tasks begin .. end-1: task t is product t / qblocks, query rows from
+   (t % qblocks)·ATT_MB. */
+ATT_FN void AF(attn_tasks)(attn_job* j, int64_t begin, int64_t end) {
+  const int64_t D = j->D, Dv = j->Dv, M = j->M;
+  int64_t R = ATT_MB;
+  size_t floats = (size_t)ATT_MB * (size_t)(ATT_LB + D + Dv + 2);
+  float* buf = malloc(floats * sizeof(float) + ATT_MB);
+  /* Without memory, one row at a time in a buffer on the stack (the code
+     generator takes D and Dv up to ATT_MAX_D only). */
+  float one[ATT_LB + 2 * ATT_MAX_D + 2];
+  uint8_t one_bad[1];
+  float *S, *Qs, *acc, *m, *l;
+  uint8_t* bad;
+  if (buf != NULL) {
+    S = buf;
+    Qs = S + ATT_MB * ATT_LB;
+    acc = Qs + ATT_MB * D;
+    m = acc + ATT_MB * Dv;
+    l = m + ATT_MB;
+    bad = (uint8_t*)(l + ATT_MB);
+  } else {
+    R = 1;
+    S = one;
+    Qs = S + ATT_LB;
+    acc = Qs + D;
+    m = acc + Dv;
+    l = m + 1;
+    bad = one_bad;
+  }
+  for (int64_t t = begin; t < end; t++) {
+    int64_t g = t / j->qblocks, i0 = (t % j->qblocks) * ATT_MB;
+    int64_t rows = M - i0 < ATT_MB ? M - i0 : ATT_MB;
+    for (int64_t i = i0; i < i0 + rows; i += R) {
+      int64_t r = i0 + rows - i < R ? i0 + rows - i : R;
+      AF(att_rows)(j, g, i, r, S, Qs, acc, m, l, bad);
+    }
+  }
+  free(buf);
+}
+
+#undef ATT_FN
+#undef AF
+#undef ATT_CAT
+#undef ATT_CAT2
