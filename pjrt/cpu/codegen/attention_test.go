@@ -24,6 +24,7 @@ type attnCase struct {
 	fill              float64
 	deadRows          bool // with a mask argument: some rows masked entirely
 	scoresToo         bool // the scores are a second result (no fusion then)
+	prefix            bool // with a mask argument: every row's mask is a prefix (a length)
 }
 
 func (c attnCase) String() string {
@@ -129,6 +130,10 @@ func attnCases(r *rand.Rand) []attnCase {
 		// Fully masked rows: -inf gives NaN rows, -1e9 uniform weights.
 		{B: 2, H: 2, M: 40, L: 90, D: 17, Dv: 9, kT: true, mask: "full", fill: math.Inf(-1), deadRows: true},
 		{B: 2, H: 2, M: 40, L: 90, D: 17, Dv: 9, kT: true, vT: true, mask: "param", fill: -1e9, deadRows: true},
+		// Left-padded prefill with GPT-2's fill -FLT_MAX: rows masked
+		// entirely next to rows that are not, and key blocks masked for
+		// every row of a task (skipped).
+		{B: 2, H: 2, M: 40, L: 150, D: 16, Dv: 8, mask: "param", fill: -math.MaxFloat32, deadRows: true, prefix: true},
 		// No mask, no scale, odd sizes, transposed operands.
 		{B: 1, H: 5, M: 33, L: 65, D: 3, Dv: 31, qT: true, vT: true},
 		{B: 2, H: 1, M: 7, L: 2, D: 1, Dv: 1, scale: 2},
@@ -202,8 +207,8 @@ func TestAttentionFused(t *testing.T) {
 				rows := len(maskBits) / c.L
 				for row := range rows {
 					dead := c.deadRows && row%5 == 1
-					valid := 1 + r.IntN(c.L) // a length mask (a prefix)
-					random := r.IntN(2) == 0
+					valid := 1 + r.IntN(min(c.L, 60)) // a length mask (a prefix)
+					random := !c.prefix && r.IntN(2) == 0
 					for j := range c.L {
 						switch {
 						case dead:

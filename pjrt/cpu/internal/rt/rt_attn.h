@@ -89,7 +89,7 @@ static void rt_sgemm_batch(int32_t transA, int32_t transB, int64_t batch, int64_
  * when the maximum grows (online softmax); at the end O = acc / l. A key
  * block whose mask is 0 for every row of the task is skipped (the masked
  * half of a causal mask, the unused slots of a KV cache): its elements
- * are x = fill, which contribute exp(fill - m) = 0 once m >= fill + 88
+ * are x = fill, which contribute exp(fill - m) = 0 once m - fill >= 88
  * (the exponential below returns 0 under -87.3); when some row's maximum
  * is not that far above fill (every key of the row masked), the skipped
  * blocks are processed after all, as all-fill blocks.

@@ -194,9 +194,10 @@ ATT_FN void AF(att_rows)(const attn_job* j, int64_t g, int64_t i0, int64_t R, fl
   }
   if (skipped) {
     /* The skipped blocks are all fill: they count only for a row whose
-       maximum is not well above fill (or NaN). */
+       maximum is not well above fill (m - fill, not m >= fill + 88: with
+       fill = -FLT_MAX the 88 would be lost in rounding). */
     int need = 0;
-    for (int64_t r = 0; r < R; r++) need |= !bad[r] && !(m[r] >= j->fill + 88.0f);
+    for (int64_t r = 0; r < R; r++) need |= !bad[r] && !(m[r] - j->fill >= 88.0f);
     if (need) {
       for (int64_t jb = 0; jb < L; jb += ATT_LB) {
         int64_t lb = L - jb < ATT_LB ? L - jb : ATT_LB;
