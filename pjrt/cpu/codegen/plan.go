@@ -249,7 +249,7 @@ type Options struct {
 	// STELA_DEBUG=nofusion.
 	NoFusion bool
 	// NoAttention leaves attention as its ops instead of one fused
-	// kernel (attention.go); NoFusion does too.
+	// kernel (attention.go); so do NoFusion and STELA_DEBUG=noattention.
 	NoAttention bool
 	// NumReplicas and NumPartitions are the devices the program runs on
 	// (the compile options'), for its collectives; 0 takes the module's
@@ -332,7 +332,7 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	p.gemmAccumulate()
 	p.dce() // the constants the folded updates multiplied by
 	if !opts.NoFusion && !nofusionEnv() {
-		if !opts.NoAttention {
+		if !opts.NoAttention && !noattentionEnv() {
 			p.fuseAttention() // attention.go
 		}
 		p.fuse()

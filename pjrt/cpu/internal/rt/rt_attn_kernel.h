@@ -97,6 +97,87 @@ ATT_FN float AF(att_expsum)(float* s, float m, int64_t n) {
   return sum;
 }
 
+/* s[0 .. ATT_LB) = Σ_d q[d]·kt[d·ldk + 0 .. ATT_LB): a full key block of
+   scores from keys laid out [D, L], 4 vectors of accumulators at a time
+   in registers. */
+ATT_FN void AF(att_scores_full)(float* s, const float* q, const float* kt, int64_t ldk, int64_t D) {
+  for (int c = 0; c < ATT_LB; c += 4 * ATT_VL) {
+    AF(vf) a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+    for (int64_t d = 0; d < D; d++) {
+      float qd = q[d];
+      const float* kr = kt + d * ldk + c;
+      a0 += qd * *(const AF(vf)*)(kr);
+      a1 += qd * *(const AF(vf)*)(kr + ATT_VL);
+      a2 += qd * *(const AF(vf)*)(kr + 2 * ATT_VL);
+      a3 += qd * *(const AF(vf)*)(kr + 3 * ATT_VL);
+    }
+    *(AF(vf)*)(s + c) = a0;
+    *(AF(vf)*)(s + c + ATT_VL) = a1;
+    *(AF(vf)*)(s + c + 2 * ATT_VL) = a2;
+    *(AF(vf)*)(s + c + 3 * ATT_VL) = a3;
+  }
+}
+
+/* The largest of s[0 .. n) (NaN-free), and whether one is NaN. */
+ATT_FN float AF(att_max)(const float* s, int64_t n, int* nan) {
+  AF(vf) vm = {0};
+  vm -= __builtin_inff();
+  AF(vi) vn = {0};
+  int64_t i = 0;
+  for (; i + ATT_VL <= n; i += ATT_VL) {
+    AF(vf) x = *(const AF(vf)*)(s + i);
+    vn |= x != x;
+    AF(vi) gt = x > vm;
+    vm = (AF(vf))(((AF(vi))x & gt) | ((AF(vi))vm & ~gt));
+  }
+  float bm = -__builtin_inff();
+  int any = 0;
+  for (int k = 0; k < ATT_VL; k++) {
+    bm = vm[k] > bm ? vm[k] : bm;
+    any |= vn[k] != 0;
+  }
+  for (; i < n; i++) {
+    float x = s[i];
+    any |= x != x;
+    bm = x > bm ? x : bm;
+  }
+  *nan = any;
+  return bm;
+}
+
+/* acc[0 .. Dv) += Σ_k p[k]·v[k·ldv + 0 .. Dv), k < lb: columns in groups of
+   4 vectors kept in registers over the keys. */
+ATT_FN void AF(att_pv)(float* restrict acc, const float* p, const float* restrict v, int64_t ldv, int64_t lb,
+                       int64_t Dv) {
+  int64_t c = 0;
+  for (; c + 4 * ATT_VL <= Dv; c += 4 * ATT_VL) {
+    AF(vf) a0 = *(AF(vf)*)(acc + c), a1 = *(AF(vf)*)(acc + c + ATT_VL);
+    AF(vf) a2 = *(AF(vf)*)(acc + c + 2 * ATT_VL), a3 = *(AF(vf)*)(acc + c + 3 * ATT_VL);
+    for (int64_t k = 0; k < lb; k++) {
+      float pk = p[k];
+      const float* vr = v + k * ldv + c;
+      a0 += pk * *(const AF(vf)*)(vr);
+      a1 += pk * *(const AF(vf)*)(vr + ATT_VL);
+      a2 += pk * *(const AF(vf)*)(vr + 2 * ATT_VL);
+      a3 += pk * *(const AF(vf)*)(vr + 3 * ATT_VL);
+    }
+    *(AF(vf)*)(acc + c) = a0;
+    *(AF(vf)*)(acc + c + ATT_VL) = a1;
+    *(AF(vf)*)(acc + c + 2 * ATT_VL) = a2;
+    *(AF(vf)*)(acc + c + 3 * ATT_VL) = a3;
+  }
+  for (; c + ATT_VL <= Dv; c += ATT_VL) {
+    AF(vf) a0 = *(AF(vf)*)(acc + c);
+    for (int64_t k = 0; k < lb; k++) a0 += p[k] * *(const AF(vf)*)(v + k * ldv + c);
+    *(AF(vf)*)(acc + c) = a0;
+  }
+  for (; c < Dv; c++) {
+    float a0 = acc[c];
+    for (int64_t k = 0; k < lb; k++) a0 += p[k] * v[k * ldv + c];
+    acc[c] = a0;
+  }
+}
+
 /* Whether mask rows i0 .. i0+R-1 are 0 at keys jb .. jb+lb-1. */
 ATT_FN int AF(att_masked)(const uint8_t* mk, int64_t L, int64_t i0, int64_t R, int64_t jb, int64_t lb) {
   for (int64_t r = 0; r < R; r++) {
@@ -111,8 +192,18 @@ ATT_FN int AF(att_masked)(const uint8_t* mk, int64_t L, int64_t i0, int64_t R, i
    when forced), then the online softmax update and the value product. */
 ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, const uint8_t* mk, int64_t i0, int64_t R,
                           int64_t jb, int64_t lb, int forced, float* S, const float* Qs, float* acc, float* m,
-                          float* l, uint8_t* bad) {
+                          float* l, uint8_t* bad, float* Ktbuf) {
   const int64_t D = j->D, Dv = j->Dv, L = j->L;
+  /* Keys laid out [L, D] (k·qᵀ's usual layout) are transposed once per
+     block into [D, ATT_LB] when several rows share them. */
+  float* Kt = NULL;
+  if (!forced && j->tk && R >= 4 && lb == ATT_LB && Ktbuf != NULL) {
+    Kt = Ktbuf;
+    for (int64_t k = 0; k < ATT_LB; k++) {
+      const float* kr = K + (jb + k) * j->ldk;
+      for (int64_t d = 0; d < D; d++) Kt[d * ATT_LB + k] = kr[d];
+    }
+  }
   for (int64_t r = 0; r < R; r++) {
     float* s = S + r * ATT_LB;
     if (forced) {
@@ -120,8 +211,12 @@ ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, con
       continue;
     }
     const float* q = Qs + r * D;
-    if (j->tk) {
+    if (Kt != NULL && lb == ATT_LB) {
+      AF(att_scores_full)(s, q, Kt, ATT_LB, D); /* keys transposed into Kt below */
+    } else if (j->tk) {
       for (int64_t k = 0; k < lb; k++) s[k] = AF(att_dot)(q, K + (jb + k) * j->ldk, D);
+    } else if (lb == ATT_LB) {
+      AF(att_scores_full)(s, q, K + jb, j->ldk, D);
     } else {
       for (int64_t k = 0; k < lb; k++) s[k] = 0;
       for (int64_t d = 0; d < D; d++) AF(att_axpy)(s, q[d], K + d * j->ldk + jb, lb);
@@ -136,13 +231,8 @@ ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, con
   for (int64_t r = 0; r < R; r++) {
     if (bad[r]) continue;
     float* s = S + r * ATT_LB;
-    float bm = -__builtin_inff();
-    int nan = 0;
-    for (int64_t k = 0; k < lb; k++) {
-      float x = s[k];
-      nan |= x != x;
-      bm = x > bm ? x : bm;
-    }
+    int nan;
+    float bm = AF(att_max)(s, lb, &nan);
     float mn = m[r] > bm ? m[r] : bm;
     if (nan || mn == __builtin_inff()) {
       bad[r] = 1; /* the row is NaN */
@@ -160,7 +250,7 @@ ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, con
     float* a = acc + r * Dv;
     if (corr != 1.0f) AF(att_scale)(a, corr, Dv);
     if (!j->tv) {
-      for (int64_t k = 0; k < lb; k++) AF(att_axpy)(a, s[k], V + (jb + k) * j->ldv, Dv);
+      AF(att_pv)(a, s, V + jb * j->ldv, j->ldv, lb, Dv);
     } else {
       for (int64_t c = 0; c < Dv; c++) a[c] += AF(att_dot)(s, V + c * j->ldv + jb, lb);
     }
@@ -170,7 +260,7 @@ ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, con
 
 /* Rows i0 .. i0+R-1 of product g, into O. */
 ATT_FN void AF(att_rows)(const attn_job* j, int64_t g, int64_t i0, int64_t R, float* S, float* Qs, float* acc,
-                         float* m, float* l, uint8_t* bad) {
+                         float* m, float* l, uint8_t* bad, float* Ktbuf) {
   const int64_t D = j->D, Dv = j->Dv, L = j->L, M = j->M;
   const float* Q = j->Q + g * j->sq;
   const float* K = j->K + g * j->sk;
@@ -190,7 +280,7 @@ ATT_FN void AF(att_rows)(const attn_job* j, int64_t g, int64_t i0, int64_t R, fl
       skipped = 1;
       continue;
     }
-    AF(att_block)(j, K, V, mk, i0, R, jb, lb, 0, S, Qs, acc, m, l, bad);
+    AF(att_block)(j, K, V, mk, i0, R, jb, lb, 0, S, Qs, acc, m, l, bad, Ktbuf);
   }
   if (skipped) {
     /* The skipped blocks are all fill: they count only for a row whose
@@ -201,7 +291,7 @@ ATT_FN void AF(att_rows)(const attn_job* j, int64_t g, int64_t i0, int64_t R, fl
     if (need) {
       for (int64_t jb = 0; jb < L; jb += ATT_LB) {
         int64_t lb = L - jb < ATT_LB ? L - jb : ATT_LB;
-        if (AF(att_masked)(mk, L, i0, R, jb, lb)) AF(att_block)(j, K, V, mk, i0, R, jb, lb, 1, S, Qs, acc, m, l, bad);
+        if (AF(att_masked)(mk, L, i0, R, jb, lb)) AF(att_block)(j, K, V, mk, i0, R, jb, lb, 1, S, Qs, acc, m, l, bad, Ktbuf);
       }
     }
   }
@@ -223,13 +313,13 @@ ATT_FN void AF(att_rows)(const attn_job* j, int64_t g, int64_t i0, int64_t R, fl
 ATT_FN void AF(attn_tasks)(attn_job* j, int64_t begin, int64_t end) {
   const int64_t D = j->D, Dv = j->Dv, M = j->M;
   int64_t R = ATT_MB;
-  size_t floats = (size_t)ATT_MB * (size_t)(ATT_LB + D + Dv + 2);
+  size_t floats = (size_t)ATT_MB * (size_t)(ATT_LB + D + Dv + 2) + (size_t)D * ATT_LB;
   float* buf = malloc(floats * sizeof(float) + ATT_MB);
   /* Without memory, one row at a time in a buffer on the stack (the code
      generator takes D and Dv up to ATT_MAX_D only). */
   float one[ATT_LB + 2 * ATT_MAX_D + 2];
   uint8_t one_bad[1];
-  float *S, *Qs, *acc, *m, *l;
+  float *S, *Qs, *acc, *m, *l, *Ktbuf = NULL;
   uint8_t* bad;
   if (buf != NULL) {
     S = buf;
@@ -237,7 +327,8 @@ ATT_FN void AF(attn_tasks)(attn_job* j, int64_t begin, int64_t end) {
     acc = Qs + ATT_MB * D;
     m = acc + ATT_MB * Dv;
     l = m + ATT_MB;
-    bad = (uint8_t*)(l + ATT_MB);
+    Ktbuf = l + ATT_MB;
+    bad = (uint8_t*)(Ktbuf + D * ATT_LB);
   } else {
     R = 1;
     S = one;
@@ -252,7 +343,7 @@ ATT_FN void AF(attn_tasks)(attn_job* j, int64_t begin, int64_t end) {
     int64_t rows = M - i0 < ATT_MB ? M - i0 : ATT_MB;
     for (int64_t i = i0; i < i0 + rows; i += R) {
       int64_t r = i0 + rows - i < R ? i0 + rows - i : R;
-      AF(att_rows)(j, g, i, r, S, Qs, acc, m, l, bad);
+      AF(att_rows)(j, g, i, r, S, Qs, acc, m, l, bad, Ktbuf);
     }
   }
   free(buf);
