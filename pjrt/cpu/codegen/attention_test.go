@@ -225,11 +225,17 @@ func TestAttentionFused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, rc, msg := compile(t, src).run(t, args...)
-			if rc != 0 {
-				t.Fatal(msg)
+			bin := compile(t, src)
+			// The runtime's kernel for each instruction set (rt_attn.h):
+			// the best the CPU has, then capped at AVX2 and at SSE.
+			for _, isa := range []string{"", "avx2", "base"} {
+				t.Setenv("STELA_CPU_ATTENTION_ISA", isa)
+				got, rc, msg := bin.run(t, args...)
+				if rc != 0 {
+					t.Fatal(msg)
+				}
+				checkAttention(t, c, args, maskBits, got[0].Float64s(), want[0].Float64s())
 			}
-			checkAttention(t, c, args, maskBits, got[0].Float64s(), want[0].Float64s())
 		})
 	}
 }

@@ -120,6 +120,7 @@ typedef struct {
   const uint8_t* mask;
   int64_t mask_div;
   float* O;
+  int isa; /* attn_isa() */
 } attn_job;
 
 /* The kernels, once per instruction set: VL floats a vector. */
@@ -150,29 +151,31 @@ typedef struct {
 #undef ATT_TARGET
 
 /* The instruction set the attention kernel uses: 2 AVX-512, 1 AVX2+FMA,
-   0 neither; $STELA_CPU_ATTENTION_ISA=avx2|base caps it (tests). */
+   0 neither; $STELA_CPU_ATTENTION_ISA=avx2|base caps it (read at each
+   call, for tests). */
 static int attn_isa(void) {
   static _Atomic int isa = -1;
   int v = atomic_load(&isa);
-  if (v >= 0) return v;
+  if (v < 0) {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
-          ? 2
-          : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0);
+    __builtin_cpu_init();
+    v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
+            ? 2
+            : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0);
 #else
-  v = 0;
+    v = 0;
 #endif
+    atomic_store(&isa, v);
+  }
   const char* cap = getenv("STELA_CPU_ATTENTION_ISA");
   if (cap != NULL && strcmp(cap, "avx2") == 0 && v > 1) v = 1;
   if (cap != NULL && strcmp(cap, "base") == 0) v = 0;
-  atomic_store(&isa, v);
   return v;
 }
 
 static void attn_tasks(void* ctx, int64_t begin, int64_t end) {
   attn_job* j = ctx;
-  switch (attn_isa()) {
+  switch (j->isa) {
 #if defined(__x86_64__) || defined(__i386__)
   case 2:
     attn_tasks_avx512(j, begin, end);
@@ -193,7 +196,7 @@ static void rt_attention_f32(int64_t batch, int64_t M, int64_t L, int64_t D, int
   if (batch <= 0 || M <= 0 || Dv <= 0) return;
   attn_job j = {.batch = batch, .M = M, .L = L, .D = D, .Dv = Dv, .qblocks = (M + ATT_MB - 1) / ATT_MB, .Q = Q,
                 .ldq = ldq, .sq = sq, .K = K, .ldk = ldk, .sk = sk, .V = V, .ldv = ldv, .sv = sv, .tq = tq, .tk = tk,
-                .tv = tv, .scale = scale, .fill = fill, .mask = mask, .mask_div = mask_div < 1 ? 1 : mask_div, .O = O};
+                .tv = tv, .scale = scale, .fill = fill, .mask = mask, .mask_div = mask_div < 1 ? 1 : mask_div, .O = O, .isa = attn_isa()};
   /* A task is at least ~2·ATT_MB·L·(D+Dv) flops; group tasks so that a
      chunk carries about BATCH_CHUNK_FLOPS. */
   double per = 2.0 * (double)(M < ATT_MB ? M : ATT_MB) * (double)(L > 0 ? L : 1) * (double)(D + Dv);
