@@ -33,7 +33,7 @@ func (c attnCase) String() string {
 }
 
 // build returns the program and its parameter types.
-func (c attnCase) build(t *testing.T) (*ir.Func, []ir.Type) {
+func (c attnCase) build(t testing.TB) (*ir.Func, []ir.Type) {
 	f32 := func(dims ...int) ir.Type { return ir.TensorOf(ir.F32, dims...) }
 	q, k, v := f32(c.B, c.H, c.M, c.D), f32(c.B, c.H, c.L, c.D), f32(c.B, c.H, c.L, c.Dv)
 	if c.qT {
@@ -341,5 +341,51 @@ func TestAttentionNoMatch(t *testing.T) {
 	}
 	if n := len(attentionKernel.FindAll(ll, -1)); n != 0 {
 		t.Fatalf("%d attention kernels, want 0 (the scores are a result)", n)
+	}
+}
+
+// BenchmarkAttention: the fused attention kernel on W5's shapes (GPT-2
+// small, batch 4, 256 tokens, causal: half the blocks skipped) and on a
+// batch-8 decode step's (one query over a 256-slot cache, 200 filled).
+// GFLOP/s counts the unmasked work only: 4·D per (query, visible key).
+// Compare with STELA_DEBUG=noattention, which runs the ops one by one
+// (a different process: the switch is read once).
+func BenchmarkAttention(b *testing.B) {
+	for _, c := range []struct {
+		name    string
+		c       attnCase
+		visible float64 // (query, key) pairs per head
+	}{
+		{"W5-b4-t256", attnCase{B: 4, H: 12, M: 256, L: 256, D: 64, Dv: 64, scale: 0.125, mask: "causal", fill: -1e9}, 256 * 257 / 2},
+		{"decode-b8-l256", attnCase{B: 8, H: 12, M: 1, L: 256, D: 64, Dv: 64, kT: false, scale: 0.125, mask: "param", fill: -math.MaxFloat32}, 200},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			f, params := c.c.build(b)
+			src := lowerText(b, f)
+			var argSizes []int
+			for _, p := range params {
+				argSizes = append(argSizes, p.NumElements()*p.DType.Size())
+			}
+			flops := 4 * float64(c.c.D) * c.visible * float64(c.c.B*c.c.H)
+			p := compile(b, src)
+			args := make([][]byte, len(argSizes))
+			for i, n := range argSizes {
+				args[i] = make([]byte, n)
+			}
+			if len(params) > 3 { // a length mask: the first 200 slots
+				for i := range args[3] {
+					if i%c.c.L < 200 {
+						args[3][i] = 1
+					}
+				}
+			}
+			b.ResetTimer()
+			d, err := p.lib.Time(args, []int{c.c.B * c.c.H * c.c.M * c.c.Dv * 4}, b.N)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(flops/d.Seconds()/1e9, "GFLOP/s(best)")
+			b.ReportMetric(float64(d.Nanoseconds()), "ns/op(best)")
+		})
 	}
 }
