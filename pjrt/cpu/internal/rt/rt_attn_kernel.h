@@ -21,6 +21,32 @@
 typedef float AF(vf) __attribute__((vector_size(ATT_VL * 4), aligned(4), may_alias));
 typedef int32_t AF(vi) __attribute__((vector_size(ATT_VL * 4), aligned(4), may_alias));
 
+/* The sum of v's lanes, by halves (log2(VL) shuffles and adds). */
+#if defined(__clang__)
+#define ATT_SHUF(v, ...) __builtin_shufflevector(v, v, __VA_ARGS__)
+#else
+#define ATT_SHUF(v, ...) __builtin_shuffle(v, (AF(vi)){__VA_ARGS__})
+#endif
+ATT_FN float AF(att_hsum)(AF(vf) v) {
+#if ATT_VL == 16
+  v += ATT_SHUF(v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  v += ATT_SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+  v += ATT_SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  v += ATT_SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+#elif ATT_VL == 8
+  v += ATT_SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3);
+  v += ATT_SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5);
+  v += ATT_SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6);
+#elif ATT_VL == 4
+  v += ATT_SHUF(v, 2, 3, 0, 1);
+  v += ATT_SHUF(v, 1, 0, 3, 2);
+#else
+#error "ATT_VL must be 4, 8 or 16"
+#endif
+  return v[0];
+}
+#undef ATT_SHUF
+
 /* Σ a[i]·b[i]. */
 ATT_FN float AF(att_dot)(const float* a, const float* b, int64_t n) {
   AF(vf) s0 = {0}, s1 = {0};
@@ -30,9 +56,7 @@ ATT_FN float AF(att_dot)(const float* a, const float* b, int64_t n) {
     s1 += *(const AF(vf)*)(a + i + ATT_VL) * *(const AF(vf)*)(b + i + ATT_VL);
   }
   for (; i + ATT_VL <= n; i += ATT_VL) s0 += *(const AF(vf)*)(a + i) * *(const AF(vf)*)(b + i);
-  s0 += s1;
-  float s = 0;
-  for (int k = 0; k < ATT_VL; k++) s += s0[k];
+  float s = AF(att_hsum)(s0 + s1);
   for (; i < n; i++) s += a[i] * b[i];
   return s;
 }
