@@ -202,6 +202,65 @@ ATT_FN void AF(att_pv)(float* restrict acc, const float* p, const float* restric
   }
 }
 
+/* att_scores_full for two rows at once: 8 accumulators, each load of
+   the keys used twice. */
+ATT_FN void AF(att_scores_full2)(float* s0, float* s1, const float* q0, const float* q1, const float* kt,
+                                 int64_t ldk, int64_t D) {
+  for (int c = 0; c < ATT_LB; c += 4 * ATT_VL) {
+    AF(vf) a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0};
+    for (int64_t d = 0; d < D; d++) {
+      float x = q0[d], y = q1[d];
+      const float* kr = kt + d * ldk + c;
+      AF(vf) k0 = *(const AF(vf)*)(kr), k1 = *(const AF(vf)*)(kr + ATT_VL);
+      AF(vf) k2 = *(const AF(vf)*)(kr + 2 * ATT_VL), k3 = *(const AF(vf)*)(kr + 3 * ATT_VL);
+      a0 += x * k0;
+      a1 += x * k1;
+      a2 += x * k2;
+      a3 += x * k3;
+      b0 += y * k0;
+      b1 += y * k1;
+      b2 += y * k2;
+      b3 += y * k3;
+    }
+    *(AF(vf)*)(s0 + c) = a0;
+    *(AF(vf)*)(s0 + c + ATT_VL) = a1;
+    *(AF(vf)*)(s0 + c + 2 * ATT_VL) = a2;
+    *(AF(vf)*)(s0 + c + 3 * ATT_VL) = a3;
+    *(AF(vf)*)(s1 + c) = b0;
+    *(AF(vf)*)(s1 + c + ATT_VL) = b1;
+    *(AF(vf)*)(s1 + c + 2 * ATT_VL) = b2;
+    *(AF(vf)*)(s1 + c + 3 * ATT_VL) = b3;
+  }
+}
+
+/* att_pv for two rows at once over the same values: columns in groups of
+   2 vectors, 4 accumulators; then att_pv for the rest. */
+ATT_FN void AF(att_pv2)(float* restrict acc0, float* restrict acc1, const float* p0, const float* p1,
+                        const float* restrict v, int64_t ldv, int64_t lb, int64_t Dv) {
+  int64_t c = 0;
+  for (; c + 2 * ATT_VL <= Dv; c += 2 * ATT_VL) {
+    AF(vf) a0 = *(AF(vf)*)(acc0 + c), a1 = *(AF(vf)*)(acc0 + c + ATT_VL);
+    AF(vf) b0 = *(AF(vf)*)(acc1 + c), b1 = *(AF(vf)*)(acc1 + c + ATT_VL);
+    for (int64_t k = 0; k < lb; k++) {
+      const float* vr = v + k * ldv + c;
+      AF(vf) v0 = *(const AF(vf)*)(vr), v1 = *(const AF(vf)*)(vr + ATT_VL);
+      float x = p0[k], y = p1[k];
+      a0 += x * v0;
+      a1 += x * v1;
+      b0 += y * v0;
+      b1 += y * v1;
+    }
+    *(AF(vf)*)(acc0 + c) = a0;
+    *(AF(vf)*)(acc0 + c + ATT_VL) = a1;
+    *(AF(vf)*)(acc1 + c) = b0;
+    *(AF(vf)*)(acc1 + c + ATT_VL) = b1;
+  }
+  if (c < Dv) {
+    AF(att_pv)(acc0 + c, p0, v + c, ldv, lb, Dv - c);
+    AF(att_pv)(acc1 + c, p1, v + c, ldv, lb, Dv - c);
+  }
+}
+
 /* Whether mask rows i0 .. i0+R-1 are 0 at keys jb .. jb+lb-1. */
 ATT_FN int AF(att_masked)(const uint8_t* mk, int64_t L, int64_t i0, int64_t R, int64_t jb, int64_t lb) {
   for (int64_t r = 0; r < R; r++) {
@@ -228,6 +287,18 @@ ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, con
       for (int64_t d = 0; d < D; d++) Kt[d * ATT_LB + k] = kr[d];
     }
   }
+  /* The keys as [D, ATT_LB] rows (ldkt apart), when the block is full. */
+  const float* kt = NULL;
+  int64_t ldkt = 0;
+  if (!forced && lb == ATT_LB) {
+    if (Kt != NULL) {
+      kt = Kt;
+      ldkt = ATT_LB;
+    } else if (!j->tk) {
+      kt = K + jb;
+      ldkt = j->ldk;
+    }
+  }
   for (int64_t r = 0; r < R; r++) {
     float* s = S + r * ATT_LB;
     if (forced) {
@@ -235,12 +306,14 @@ ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, con
       continue;
     }
     const float* q = Qs + r * D;
-    if (Kt != NULL && lb == ATT_LB) {
-      AF(att_scores_full)(s, q, Kt, ATT_LB, D); /* keys transposed into Kt below */
+    if (kt != NULL && (r & 1) == 0 && r + 1 < R) {
+      AF(att_scores_full2)(s, s + ATT_LB, q, q + D, kt, ldkt, D); /* rows r and r+1 */
+    } else if (kt != NULL && (r & 1) == 0) {
+      AF(att_scores_full)(s, q, kt, ldkt, D); /* the last row, R odd */
+    } else if (kt != NULL) {
+      /* row r was computed with row r-1 */
     } else if (j->tk) {
       for (int64_t k = 0; k < lb; k++) s[k] = AF(att_dot)(q, K + (jb + k) * j->ldk, D);
-    } else if (lb == ATT_LB) {
-      AF(att_scores_full)(s, q, K + jb, j->ldk, D);
     } else {
       for (int64_t k = 0; k < lb; k++) s[k] = 0;
       for (int64_t d = 0; d < D; d++) AF(att_axpy)(s, q[d], K + d * j->ldk + jb, lb);
@@ -252,7 +325,11 @@ ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, con
         if (!mr[k]) s[k] = j->fill;
     }
   }
+  /* The softmax update of each row; then the value products, two rows
+     at a time where both take part. */
+  uint8_t pv[ATT_MB];
   for (int64_t r = 0; r < R; r++) {
+    pv[r] = 0;
     if (bad[r]) continue;
     float* s = S + r * ATT_LB;
     int nan;
@@ -273,12 +350,21 @@ ATT_FN void AF(att_block)(const attn_job* j, const float* K, const float* V, con
     l[r] = l[r] * corr + sum;
     float* a = acc + r * Dv;
     if (corr != 1.0f) AF(att_scale)(a, corr, Dv);
-    if (!j->tv) {
+    m[r] = mn;
+    pv[r] = 1;
+  }
+  for (int64_t r = 0; r < R; r++) {
+    if (!pv[r]) continue;
+    float* s = S + r * ATT_LB;
+    float* a = acc + r * Dv;
+    if (!j->tv && r + 1 < R && pv[r + 1]) {
+      AF(att_pv2)(a, a + Dv, s, s + ATT_LB, V + jb * j->ldv, j->ldv, lb, Dv);
+      r++;
+    } else if (!j->tv) {
       AF(att_pv)(a, s, V + jb * j->ldv, j->ldv, lb, Dv);
     } else {
       for (int64_t c = 0; c < Dv; c++) a[c] += AF(att_dot)(s, V + c * j->ldv + jb, lb);
     }
-    m[r] = mn;
   }
 }
 
