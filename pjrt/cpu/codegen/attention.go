@@ -51,14 +51,13 @@ const attnMaxD = 512
 // attnPlan is the plan of a kAttention node: in are q, k, v and, with
 // mask, the mask.
 type attnPlan struct {
-	b, m, l, d, dv   int64
-	tq, tk, tv       bool
-	ldq, ldk, ldv    int64
-	sq, sk, sv       int64
-	scale, fill      float64
-	mask             bool
-	maskDiv          int64
-	dot1, softmaxEnd *node // for messages: the first and last op
+	b, m, l, d, dv int64 // products, queries, keys, head sizes
+	tq, tk, tv     bool  // operands transposed (as sgemm's flags)
+	ldq, ldk, ldv  int64 // leading dimensions
+	sq, sk, sv     int64 // batch strides
+	scale, fill    float64
+	mask           bool
+	maskDiv        int64 // consecutive products sharing a mask matrix
 }
 
 // fuseAttention makes the rewrite on the planned nodes, before fusion.
@@ -210,7 +209,7 @@ func matchAttention(n *node, cons map[*tval][]*node, res map[*tval]bool) *node {
 		!onlyBy(bm, sub) || !onlyBy(xv, rmax, sub) {
 		return nil
 	}
-	pl := &attnPlan{b: n.b, m: n.m, l: L, dv: n.n, scale: 1, maskDiv: 1, softmaxEnd: div}
+	pl := &attnPlan{b: n.b, m: n.m, l: L, dv: n.n, scale: 1, maskDiv: 1}
 	sv := xv
 	var pred *tval
 	if sel := def(xv, kSelect, ""); sel != nil {
@@ -243,7 +242,7 @@ func matchAttention(n *node, cons map[*tval][]*node, res map[*tval]bool) *node {
 	if d1.k > attnMaxD || n.n > attnMaxD || !slices.Equal(dv.t.shape, pv.t.shape) {
 		return nil
 	}
-	pl.d, pl.dot1 = d1.k, d1
+	pl.d = d1.k
 	g1 := d1.gemm
 	pl.tq, pl.ldq, pl.sq = g1.transA, g1.lda, g1.strideA
 	pl.tk, pl.ldk, pl.sk = g1.transB, g1.ldb, g1.strideB
