@@ -84,7 +84,18 @@ func TestEagerEqualsTraced(t *testing.T) {
 			if err != nil {
 				t.Fatalf("traced: %v", err)
 			}
-			if !ir.LiteralEqual(eager.Literal(), traced[0].Literal()) {
+			if name == "transformer" {
+				// Compiled, the attention is one fused kernel (online
+				// softmax, docs/cpu-plugin.md "Fused attention"), whose
+				// rounding differs from the ops one by one: a few ulps of
+				// the attention's output (bounded in pjrt/cpu/codegen's
+				// TestAttentionFused), carried through the block's
+				// projections and layer norms, well under 1e-5 here
+				// (values of order 1; measured: 2.4e-7).
+				if err := ir.LiteralsAllClose(traced[0].Literal(), eager.Literal(), 1e-5, 1e-5); err != nil {
+					t.Errorf("traced result differs from eager: %v\n%v\n%v", err, traced[0], eager)
+				}
+			} else if !ir.LiteralEqual(eager.Literal(), traced[0].Literal()) {
 				t.Errorf("traced result differs from eager:\n%v\n%v", traced[0], eager)
 			}
 			for i, v := range eager.Float32s() {

@@ -38,10 +38,11 @@ import (
 // DebugFlags are the words of STELA_DEBUG. Each field is one word (its
 // word tag) with the doc that STELA_DEBUG=help prints (its help tag).
 type DebugFlags struct {
-	Verify   bool `word:"verify" help:"passes: verify the IR after every pass and run every pass twice to check that its output is deterministic"`
-	Shuffle  bool `word:"shuffle" help:"passes: reorder independent instructions before every pass, to flush out passes that depend on program order"`
-	NoFusion bool `word:"nofusion" help:"CPU plugin code generator: no loop fusion, every op is its own kernel"`
-	NaNs     bool `word:"nans" help:"frontend: stop at the first op that makes a NaN from operands without one, naming its Go line (eager ops and derivatives are checked as they run; a compiled function whose result has a NaN is run again op by op to find the op), as jax_debug_nans does"`
+	Verify      bool `word:"verify" help:"passes: verify the IR after every pass and run every pass twice to check that its output is deterministic"`
+	Shuffle     bool `word:"shuffle" help:"passes: reorder independent instructions before every pass, to flush out passes that depend on program order"`
+	NoFusion    bool `word:"nofusion" help:"CPU plugin code generator: no loop fusion, every op is its own kernel"`
+	NoAttention bool `word:"noattention" help:"CPU plugin code generator: attention as its ops, not one fused kernel"`
+	NaNs        bool `word:"nans" help:"frontend: stop at the first op that makes a NaN from operands without one, naming its Go line (eager ops and derivatives are checked as they run; a compiled function whose result has a NaN is run again op by op to find the op), as jax_debug_nans does"`
 }
 
 // LogFlags are the topics of STELA_LOG; "all" turns every topic on.

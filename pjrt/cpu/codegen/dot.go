@@ -154,6 +154,9 @@ func (e *emitter) dotGeneral(n *node) (*ir.Func, error) {
 // gemmKernel: for each batch, rt->sgemm (or dgemm)(transA, transB, M, N,
 // K, 1, lhs + batch·strideA, lda, rhs + batch·strideB, ldb, 0, out +
 // batch·M·N, N); with acc (gemmacc.go), alpha and 1 on out holding in[2].
+// An f32 product with more than one batch is one call of
+// rt->sgemm_batch (ABI version 6), which runs small products in
+// parallel across the batches (attention's per-head products).
 func (e *emitter) gemmKernel(n *node) *ir.Func {
 	b, rt, outs, ins := e.newKernelRT(n, n.out, n.in)
 	g := n.gemm
@@ -178,6 +181,15 @@ func (e *emitter) gemmKernel(n *node) *ir.Func {
 				b.memcpy(outs[0], ins[2], n.out[0].t.bytes())
 			}
 			alpha, beta = floatConst(k, n.alpha), floatConst(k, 1)
+		}
+		if k == kF32 && n.b > 1 {
+			// One call for all batches: the runtime runs small products
+			// in parallel across them (rt_attn.h).
+			b.e.usesV6 = true
+			b.cur.NewCall(b.rtField(rt, rtSgemmBatch), flag(g.transA), flag(g.transB), i64(n.b), i64(n.m), i64(n.n), i64(n.k),
+				alpha, ins[0], i64(g.lda), i64(g.strideA), ins[1], i64(g.ldb), i64(g.strideB), beta, outs[0], i64(n.n), i64(n.m*n.n))
+			b.cur.NewRet(nil)
+			return b.f
 		}
 		b.loop(n.b, func(bi value.Value) {
 			a := b.addr(k, ins[0], b.affine([]value.Value{bi}, []int64{g.strideA}, 0))

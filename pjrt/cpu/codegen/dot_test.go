@@ -47,6 +47,10 @@ func dotLayouts() []dotLayout {
 		{[]int{3, 0}, []int{0, 4}, c([]int{1}, []int{0}), 0},                                        // K = 0: zeros
 		{[]int{0, 3}, []int{3, 2}, c([]int{1}, []int{0}), 0},                                        // M = 0
 		{[]int{2, 40, 300}, []int{2, 300, 50}, bc([]int{0}, []int{0}, []int{2}, []int{1}), 0},       // several K blocks
+		// Decode attention: 24 small products, which sgemm_batch runs in
+		// parallel across the batch (rt_attn.h).
+		{[]int{2, 12, 1, 64}, []int{2, 12, 300, 64}, bc([]int{0, 1}, []int{0, 1}, []int{3}, []int{3}), 0},  // q·kᵀ
+		{[]int{2, 12, 1, 300}, []int{2, 12, 300, 64}, bc([]int{0, 1}, []int{0, 1}, []int{3}, []int{2}), 0}, // p·v
 	}
 }
 

@@ -81,6 +81,9 @@ type fusion struct {
 // nofusionEnv reports STELA_DEBUG=nofusion.
 func nofusionEnv() bool { return env.Debug().NoFusion }
 
+// noattentionEnv is STELA_DEBUG=noattention (attention.go).
+func noattentionEnv() bool { return env.Debug().NoAttention }
+
 // baseKind reports whether fusion handles values of kind k.
 func baseKind(k elemKind) bool {
 	switch k {

@@ -66,6 +66,9 @@ const (
 	kCollPermute   // plan: *collPlan
 	kCollBroadcast // plan: *collPlan
 	kDeviceID      // replica_id or partition_id; plan: *collPlan
+
+	// attention.go
+	kAttention // plan: *attnPlan; in: q, k, v[, mask]
 )
 
 // node is one operation of the flattened entry function.
@@ -245,6 +248,9 @@ type Options struct {
 	// NoFusion gives every op a kernel of its own (fusion.go); so does
 	// STELA_DEBUG=nofusion.
 	NoFusion bool
+	// NoAttention leaves attention as its ops instead of one fused
+	// kernel (attention.go); so do NoFusion and STELA_DEBUG=noattention.
+	NoAttention bool
 	// NumReplicas and NumPartitions are the devices the program runs on
 	// (the compile options'), for its collectives; 0 takes the module's
 	// mhlo.num_replicas and mhlo.num_partitions attributes, else 1.
@@ -331,6 +337,9 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	p.gemmAccumulate()
 	p.dce() // the constants the folded updates multiplied by
 	if !opts.NoFusion && !nofusionEnv() {
+		if !opts.NoAttention && !noattentionEnv() {
+			p.fuseAttention() // attention.go
+		}
 		p.fuse()
 	}
 	p.assignBuffers()

@@ -216,7 +216,7 @@ func TestDotGeneralFloatAccuracy(t *testing.T) {
 }
 
 // region builds a reduce body: (acc..., x...) → acc... by fn.
-func region(t *testing.T, d ir.DType, n int, fn func(b *builder, acc, x []*ir.Value) []*ir.Value) *ir.Func {
+func region(t testing.TB, d ir.DType, n int, fn func(b *builder, acc, x []*ir.Value) []*ir.Value) *ir.Func {
 	var params []ir.Type
 	for range 2 * n {
 		params = append(params, ir.TensorOf(d))

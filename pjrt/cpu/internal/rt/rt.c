@@ -710,6 +710,9 @@ static void rt_dgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
   blas_leave(p);
 }
 
+/* Batched products (ABI version 6). */
+#include "rt_attn.h"
+
 void stela_rt_init(stela_rt* rt, int threads) {
   memset(rt, 0, sizeof(*rt));
   rt->version = STELA_RT_VERSION;
@@ -717,6 +720,8 @@ void stela_rt_init(stela_rt* rt, int threads) {
   rt->parallel_for = parallel_for;
   rt->sgemm = rt_sgemm;
   rt->dgemm = rt_dgemm;
+  rt->sgemm_batch = rt_sgemm_batch;
+  rt->attention_f32 = rt_attention_f32;
   stela_rt_init_collectives(rt);
   static _Atomic int32_t never; /* stays 0 */
   rt->cancel = &never;

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STELA_RT_VERSION 5
+#define STELA_RT_VERSION 6
 
 /* The rendezvous of one execution's device threads (rt_coll.c). */
 typedef struct stela_rendezvous stela_rendezvous;
@@ -99,6 +99,24 @@ typedef struct stela_rt {
   int32_t (*coll_exchange_sized)(stela_rendezvous* rv, int64_t self, int64_t op_id, const char* op,
                                  const int64_t* members, int64_t n, void* const* mine, const int64_t* sizes, int64_t k,
                                  void** peers, char err[256]);
+
+  /* ---- Version 6: batched GEMM and fused attention (rt_attn.h). ---- */
+  /* batch independent products like sgemm, product b reading A + b*strideA
+     and B + b*strideB and writing C + b*strideC. The runtime runs small
+     products in parallel across the batch (each on one thread), large
+     ones one after another, each split across the pool as sgemm does. */
+  void (*sgemm_batch)(int32_t transA, int32_t transB, int64_t batch, int64_t M, int64_t N, int64_t K, float alpha,
+                      const float* A, int64_t lda, int64_t strideA, const float* B, int64_t ldb, int64_t strideB,
+                      float beta, float* C, int64_t ldc, int64_t strideC);
+  /* Fused attention (rt_attn.h): for each of batch products, O[M, Dv] =
+     softmax(mask ? scale * op(Q)[M, D] * op(K)[D, L] : fill) * op(V)[L, Dv],
+     the softmax along L; op and the leading dimensions and batch strides
+     as for sgemm_batch. mask is NULL or 1-byte elements, product g's
+     [M, L] matrix at mask + (g / mask_div) * M * L. D, Dv <= 512. */
+  void (*attention_f32)(int64_t batch, int64_t M, int64_t L, int64_t D, int64_t Dv, const float* Q, int32_t transQ,
+                        int64_t ldq, int64_t strideQ, const float* K, int32_t transK, int64_t ldk, int64_t strideK,
+                        const float* V, int32_t transV, int64_t ldv, int64_t strideV, float scale,
+                        const uint8_t* mask, int64_t mask_div, float fill, float* O);
 } stela_rt;
 
 /* The bit of a barrier's op_id that asks for the peers' copies again
