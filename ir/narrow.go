@@ -2,8 +2,9 @@ package ir
 
 import (
 	"fmt"
-	"math"
 	"reflect"
+
+	"github.com/stela-ml/stela/internal/minifloat"
 )
 
 // The narrow element types: the sub-byte integers si2, si4, ui2, ui4 and
@@ -70,184 +71,23 @@ func init() {
 	}
 }
 
-// NaNKind is how a narrow float format encodes what does not fit.
-type NaNKind uint8
+// NarrowFloatFormat describes a narrow float type (package minifloat).
+type NarrowFloatFormat = minifloat.Format
 
-// NaN kinds.
-const (
-	NaNIEEE   NaNKind = iota // ±Inf at exponent all ones, mantissa 0; NaNs above
-	NaNFN                    // no Inf; NaN = S.1...1.1...1
-	NaNFNUZ                  // no Inf, no -0; one NaN at 0x80
-	NaNE8M0                  // exponent only; NaN = 0xFF
-	NaNFinite                // no Inf, no NaN: overflow saturates
-)
+var narrowFormats = map[DType]NarrowFloatFormat{}
 
-// NarrowFloatFormat describes a narrow float type.
-type NarrowFloatFormat struct {
-	Bits, Exp, Mant int // total, exponent and explicit mantissa bits
-	Bias            int
-	Kind            NaNKind
-}
-
-var narrowFormats = map[DType]NarrowFloatFormat{
-	F8E4M3FN:      {8, 4, 3, 7, NaNFN},
-	F8E5M2:        {8, 5, 2, 15, NaNIEEE},
-	F8E4M3FNUZ:    {8, 4, 3, 8, NaNFNUZ},
-	F8E5M2FNUZ:    {8, 5, 2, 16, NaNFNUZ},
-	F8E4M3B11FNUZ: {8, 4, 3, 11, NaNFNUZ},
-	F8E4M3:        {8, 4, 3, 7, NaNIEEE},
-	F8E3M4:        {8, 3, 4, 3, NaNIEEE},
-	F8E8M0FNU:     {8, 8, 0, 127, NaNE8M0},
-	F6E2M3FN:      {6, 2, 3, 1, NaNFinite},
-	F6E3M2FN:      {6, 3, 2, 3, NaNFinite},
-	F4E2M1FN:      {4, 2, 1, 1, NaNFinite},
+func init() {
+	for _, d := range NarrowDTypes {
+		if f, ok := minifloat.Formats[d.MLIR()]; ok {
+			narrowFormats[d] = f
+		}
+	}
 }
 
 // NarrowFormat returns the format of a narrow float type.
 func NarrowFormat(d DType) (NarrowFloatFormat, bool) {
 	f, ok := narrowFormats[d]
 	return f, ok
-}
-
-func (f NarrowFloatFormat) signBit() uint64 {
-	if f.Kind == NaNE8M0 {
-		return 0
-	}
-	return 1 << (f.Bits - 1)
-}
-
-// MaxCode is the bit pattern of the largest finite value.
-func (f NarrowFloatFormat) MaxCode() uint64 {
-	switch f.Kind {
-	case NaNIEEE:
-		return (1<<f.Exp-1)<<f.Mant - 1
-	case NaNFN:
-		return 1<<(f.Bits-1) - 2
-	case NaNE8M0:
-		return 0xFE
-	}
-	return 1<<(f.Bits-1) - 1
-}
-
-// NaNCode is the bit pattern a NaN converts to (with sign bit clear; the
-// IEEE and FN kinds keep the NaN's sign), or 0 for the finite-only types.
-func (f NarrowFloatFormat) NaNCode() uint64 {
-	switch f.Kind {
-	case NaNIEEE:
-		return (1<<f.Exp-1)<<f.Mant | 1<<(f.Mant-1)
-	case NaNFN:
-		return 1<<(f.Bits-1) - 1
-	case NaNFNUZ:
-		return 1 << (f.Bits - 1)
-	case NaNE8M0:
-		return 0xFF
-	}
-	return 0
-}
-
-// Decode widens a bit pattern (the low f.Bits bits of b) to float64,
-// exactly.
-func (f NarrowFloatFormat) Decode(b uint64) float64 {
-	b &= 1<<f.Bits - 1
-	if f.Kind == NaNE8M0 {
-		if b == 0xFF {
-			return math.NaN()
-		}
-		return math.Ldexp(1, int(b)-127)
-	}
-	neg := b&f.signBit() != 0
-	mag := b &^ f.signBit()
-	e := int(mag >> f.Mant)
-	m := mag & (1<<f.Mant - 1)
-	var v float64
-	switch {
-	case f.Kind == NaNFNUZ && b == f.NaNCode():
-		return math.NaN()
-	case f.Kind == NaNFN && mag == f.NaNCode():
-		return math.Copysign(math.NaN(), sgn(neg))
-	case f.Kind == NaNIEEE && e == 1<<f.Exp-1:
-		if m == 0 {
-			return math.Inf(int(sgn(neg)))
-		}
-		return math.Copysign(math.NaN(), sgn(neg))
-	case e == 0:
-		v = math.Ldexp(float64(m), 1-f.Bias-f.Mant)
-	default:
-		v = math.Ldexp(float64(m|1<<f.Mant), e-f.Bias-f.Mant)
-	}
-	return math.Copysign(v, sgn(neg))
-}
-
-func sgn(neg bool) float64 {
-	if neg {
-		return -1
-	}
-	return 1
-}
-
-// Encode rounds x once to nearest even into the format and returns the
-// bit pattern (see the rules at the top of this file).
-func (f NarrowFloatFormat) Encode(x float64) uint64 {
-	if f.Kind == NaNE8M0 {
-		if x != x || x <= 0 || math.IsInf(x, 1) {
-			return 0xFF
-		}
-		fr, e := math.Frexp(x) // x = fr·2^e, fr in [0.5, 1)
-		e--
-		if fr >= 0.75 {
-			e++
-		}
-		switch {
-		case e < -127:
-			return 0
-		case e > 127:
-			return 0xFF
-		}
-		return uint64(e + 127)
-	}
-	var sign uint64
-	if math.Signbit(x) {
-		sign = f.signBit()
-	}
-	if x != x {
-		switch f.Kind {
-		case NaNIEEE, NaNFN:
-			return sign | f.NaNCode()
-		}
-		return f.NaNCode()
-	}
-	code := f.MaxCode() + 1 // overflow, unless x rounds to a finite value
-	if !math.IsInf(x, 0) {
-		a := math.Abs(x)
-		emin := 1 - f.Bias
-		e := emin
-		if a != 0 {
-			_, e = math.Frexp(a)
-			e = max(e-1, emin)
-		}
-		q := e - f.Mant
-		n := math.RoundToEven(math.Ldexp(a, -q)) // at most 2^(Mant+1)
-		c := uint64(n) + uint64(e-emin)<<f.Mant
-		if c <= f.MaxCode() {
-			code = c
-		}
-	}
-	if code > f.MaxCode() {
-		switch f.Kind {
-		case NaNIEEE:
-			code = (1<<f.Exp - 1) << f.Mant
-		case NaNFN:
-			code = f.NaNCode()
-		case NaNFNUZ:
-			return f.NaNCode()
-		default:
-			code = f.MaxCode()
-		}
-	}
-	if code == 0 && f.Kind == NaNFNUZ {
-		return 0
-	}
-	return sign | code
 }
 
 // narrowFloatBits reads element i of a narrow float slice as its bits.

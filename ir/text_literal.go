@@ -327,6 +327,36 @@ func isSplat(l *Literal) bool {
 		return allSame(data, same)
 	case []BFloat16:
 		return allSame(data, same)
+	case []Int2:
+		return allSame(data, same)
+	case []Int4:
+		return allSame(data, same)
+	case []Uint2:
+		return allSame(data, same)
+	case []Uint4:
+		return allSame(data, same)
+	case []Float8E4M3FN:
+		return allSame(data, same)
+	case []Float8E5M2:
+		return allSame(data, same)
+	case []Float8E4M3FNUZ:
+		return allSame(data, same)
+	case []Float8E5M2FNUZ:
+		return allSame(data, same)
+	case []Float8E4M3B11FNUZ:
+		return allSame(data, same)
+	case []Float8E4M3:
+		return allSame(data, same)
+	case []Float8E3M4:
+		return allSame(data, same)
+	case []Float8E8M0FNU:
+		return allSame(data, same)
+	case []Float6E2M3FN:
+		return allSame(data, same)
+	case []Float6E3M2FN:
+		return allSame(data, same)
+	case []Float4E2M1FN:
+		return allSame(data, same)
 	case []float32:
 		return allSame(data, math.Float32bits)
 	case []float64:
@@ -339,9 +369,6 @@ func isSplat(l *Literal) bool {
 		return allSame(data, func(c complex128) [2]uint64 {
 			return [2]uint64{math.Float64bits(real(c)), math.Float64bits(imag(c))}
 		})
-	}
-	if bits, ok := narrowDataBits(l.Data); ok {
-		return allSame(bits, same)
 	}
 	return false
 }
