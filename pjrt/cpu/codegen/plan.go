@@ -514,6 +514,9 @@ func widensTo(from, to elemKind) bool {
 		}
 		return from.isUnsigned() && to.bits() > from.bits()
 	case from.isFloat() && to.isFloat():
+		if from.isMini() {
+			return to.bits() >= 32 // f8E8M0FNU's range is not f16's
+		}
 		return to.bits() > from.bits() || from.isHalf() && to.bits() >= 32
 	case from.isFloat() && to.isComplex():
 		return widensTo(from, to.part())

@@ -90,7 +90,7 @@ func extElemOf(e stablehlo.ElementType) (elemKind, bool) {
 
 func (k elemKind) isSigned() bool   { return k == kI8 || k == kI16 || k == kI32 || k == kI64 }
 func (k elemKind) isUnsigned() bool { return k == kU8 || k == kU16 || k == kU32 || k == kU64 }
-func (k elemKind) isHalf() bool     { return k == kF16 || k == kBF16 }
+func (k elemKind) isHalf() bool     { return k == kF16 || k == kBF16 || k.isMini() }
 func (k elemKind) isComplex() bool  { return k == kC64 || k == kC128 }
 
 // part is the kind of a complex kind's parts (k itself for other kinds).
@@ -181,6 +181,9 @@ func elemOKExt(name string, k elemKind) (ok, handled bool) {
 // 64 bits are the real part's; the imaginary part is +0 (elemConst takes
 // the full 16 bytes).
 func scalarConstExt(k elemKind, bits uint64) (constant.Constant, bool) {
+	if k.isMini() {
+		return constant.NewInt(types.I8, int64(int8(bits))), true
+	}
 	switch k {
 	case kI8, kU8:
 		return constant.NewInt(types.I8, int64(int8(bits))), true
@@ -431,6 +434,9 @@ func (b *fb) mismatchValues(k elemKind, a, x value.Value) (string, []value.Value
 		return "(" + vf + ", " + vf + ")", []value.Value{f64(p, ar), f64(p, ai), f64(p, xr), f64(p, xi)}
 	case k.isFloat():
 		vf := map[elemKind]string{kF16: "%.5g", kBF16: "%.4g", kF32: "%.9g", kF64: "%.17g"}[k]
+		if vf == "" {
+			vf = "%.4g" // the mini floats
+		}
 		return vf, []value.Value{f64(k, a), f64(k, x)}
 	case k.isUnsigned():
 		return "%llu", []value.Value{b.toI64(k, a), b.toI64(k, x)}
@@ -480,6 +486,9 @@ func (b *fb) ulpDist(k elemKind, a, x value.Value) value.Value {
 	fa, fx := a, x // float values for the NaN and finiteness tests
 	it := k.intOfSameWidth()
 	ba, bx := a, x
+	if k.isMini() {
+		ba, bx = b.miniULPBits(k, a), b.miniULPBits(k, x)
+	}
 	if k.isHalf() {
 		fa, fx = b.halfToF32(k, a), b.halfToF32(k, x)
 	} else {
@@ -499,7 +508,12 @@ func (b *fb) ulpDist(k elemKind, a, x value.Value) value.Value {
 	ma, mx := wide(cur.NewAnd(ba, mask)), wide(cur.NewAnd(bx, mask))
 	sameSign := cur.NewICmp(enum.IPredSGE, cur.NewXor(ba, bx), constant.NewInt(it, 0))
 	dSame := cur.NewSelect(cur.NewICmp(enum.IPredUGE, ma, mx), cur.NewSub(ma, mx), cur.NewSub(mx, ma))
-	dist := cur.NewSelect(sameSign, dSame, cur.NewAdd(ma, mx))
+	var dist value.Value = cur.NewSelect(sameSign, dSame, cur.NewAdd(ma, mx))
+	if k.isMini() {
+		if sh := 8 - k.miniFormat().Bits; sh > 0 {
+			dist = cur.NewLShr(dist, i64(int64(sh)))
+		}
+	}
 	inf := floatConst(fk, math.Inf(1))
 	finite := cur.NewAnd(
 		cur.NewFCmp(enum.FPredONE, b.intrinsic1("fabs", fk, fa), inf),
