@@ -73,7 +73,7 @@ func TestMiniFloatExhaustive(t *testing.T) {
 				names = append(names, checked{name, -1})
 			}
 			for _, to := range append([]ir.DType{ir.F32, ir.F64, ir.F16, ir.BF16, ir.S32, ir.U8, ir.S64, ir.Bool, ir.C64}, ir.NarrowDTypes...) {
-				if to != d && (to.IsNarrowFloat() || !to.IsNarrow()) {
+				if to != d {
 					out("convert to "+to.String(), b.emit(ir.OpConvert, ir.ConvertAttr{To: to}, x))
 				}
 			}
@@ -135,6 +135,85 @@ func TestMiniFloatExhaustive(t *testing.T) {
 			for i := range want {
 				if _, err := txDiff(got[i], want[i], -1); err != nil {
 					t.Errorf("%s: %v", names[i].name, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSubByteExhaustive compiles every elementwise op on every pair of
+// values of i2, i4, ui2 and ui4, the conversions to and from the other
+// types (floats saturating into the narrow range, integers wrapping),
+// bitcast_convert to the other signedness and the data movement ops, and
+// compares with the reference evaluator bit for bit.
+func TestSubByteExhaustive(t *testing.T) {
+	for _, d := range []ir.DType{ir.S2, ir.S4, ir.U2, ir.U4} {
+		t.Run(d.String(), func(t *testing.T) {
+			t.Parallel()
+			n := 1 << d.Bits()
+			tt := ir.TensorOf(d, n*n)
+			ft := ir.TensorOf(ir.F32, 12)
+			it := ir.TensorOf(ir.S32, 9)
+			b := newBuilder(t, "sub_"+d.String(), tt, tt, ft, it)
+			x, y, pf, pi := b.f.Params[0], b.f.Params[1], b.f.Params[2], b.f.Params[3]
+			var outs []*ir.Value
+			var names []string
+			out := func(name string, v *ir.Value) {
+				if v != nil {
+					outs = append(outs, v)
+					names = append(names, name)
+				}
+			}
+			for _, op := range []ir.Op{ir.OpAdd, ir.OpSubtract, ir.OpMultiply, ir.OpDivide, ir.OpRemainder, ir.OpPower,
+				ir.OpMaximum, ir.OpMinimum, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShiftLeft, ir.OpShiftRightArithmetic,
+				ir.OpShiftRightLogical} {
+				out(op.String(), b.emit(op, nil, x, y))
+			}
+			for _, op := range []ir.Op{ir.OpNot, ir.OpNegate, ir.OpAbs, ir.OpSign, ir.OpPopcnt, ir.OpClz} {
+				out(op.String(), txTryEmit(b, op, nil, x))
+			}
+			for _, dir := range []ir.ComparisonDirection{ir.CmpEQ, ir.CmpLT, ir.CmpGE} {
+				cmp := b.emit(ir.OpCompare, ir.CompareAttr{Direction: dir}, x, y)
+				out("compare "+dir.String(), cmp)
+				if dir == ir.CmpLT {
+					out("select", b.emit(ir.OpSelect, nil, cmp, x, y))
+				}
+			}
+			for _, to := range append([]ir.DType{ir.F32, ir.F64, ir.BF16, ir.S8, ir.U8, ir.S32, ir.U64, ir.Bool}, ir.NarrowDTypes...) {
+				if to != d {
+					out("convert to "+to.String(), b.emit(ir.OpConvert, ir.ConvertAttr{To: to}, x))
+				}
+			}
+			out("convert from f32", b.emit(ir.OpConvert, ir.ConvertAttr{To: d}, pf))
+			out("convert from si32", b.emit(ir.OpConvert, ir.ConvertAttr{To: d}, pi))
+			other := map[ir.DType]ir.DType{ir.S2: ir.U2, ir.U2: ir.S2, ir.S4: ir.U4, ir.U4: ir.S4}[d]
+			out("bitcast_convert", b.emit(ir.OpBitcastConvert, ir.BitcastConvertAttr{To: other}, x))
+			sq := b.emit(ir.OpReshape, ir.ReshapeAttr{Shape: []int{n, n}}, x)
+			out("transpose", b.emit(ir.OpTranspose, ir.TransposeAttr{Perm: []int{1, 0}}, sq))
+			out("reverse", b.emit(ir.OpReverse, ir.ReverseAttr{Dims: []int{0}}, x))
+			out("concatenate", b.emit(ir.OpConcatenate, ir.ConcatenateAttr{Dim: 0}, x, y))
+			b.f.Return(outs...)
+
+			xs, ys := ir.Zeros(tt), ir.Zeros(tt)
+			for i := range n * n {
+				xs.SetElem(i, ir.ElemFromBits(d, uint64(i/n)))
+				ys.SetElem(i, ir.ElemFromBits(d, uint64(i%n)))
+			}
+			fl := ir.MustLiteral(ft, []float32{0, -0.5, 1.9, -2.5, 3.99, -8.5, 7.5, 100, -100, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))})
+			il := ir.MustLiteral(it, []int32{0, 1, -1, 5, -5, 9, 17, -129, 1 << 30})
+			args := []*ir.Literal{xs, ys, fl, il}
+			want, err := ir.Eval(b.f, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := compile(t, lowerText(t, b.f))
+			got, rc, msg := p.run(t, args...)
+			if rc != 0 {
+				t.Fatal(msg)
+			}
+			for i := range want {
+				if _, err := txDiff(got[i], want[i], -1); err != nil {
+					t.Errorf("%s: %v", names[i], err)
 				}
 			}
 		})

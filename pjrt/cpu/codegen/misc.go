@@ -250,6 +250,11 @@ func (p *planner) bitcastConvert(n *node, op *stablehlo.Op, ins []*tval) ([]*tva
 		return nil, unsupportedf("bitcast_convert between i1 and %s", map[bool]string{true: x.elem.mlir(), false: r.elem.mlir()}[r.elem == kBool])
 	case isComplexKind(x.elem) != isComplexKind(r.elem):
 		return nil, fmt.Errorf("bitcast between complex and non-complex types is not allowed")
+	case x.elem.valueBits() < 8 || r.elem.valueBits() < 8:
+		if x.elem.valueBits() != r.elem.valueBits() || !slices.Equal(x.shape, r.shape) {
+			return nil, unsupportedf("bitcast_convert between %s and %s (sub-byte types bitcast only to the same width)", x.elem.mlir(), r.elem.mlir())
+		}
+		want = x.shape
 	case fw == tw:
 		want = x.shape
 	case tw < fw:

@@ -1431,7 +1431,7 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 	case "bitcast_convert":
 		// On scalars only the same width can fit (the spec adds or
 		// drops a dimension otherwise).
-		if len(in) != 1 || in[0].size() != out.size() || isComplexKind(in[0]) != isComplexKind(out) {
+		if len(in) != 1 || in[0].size() != out.size() || in[0].valueBits() != out.valueBits() || isComplexKind(in[0]) != isComplexKind(out) {
 			return bad()
 		}
 		if (in[0] == kBool) != (out == kBool) {

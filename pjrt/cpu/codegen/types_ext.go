@@ -88,8 +88,12 @@ func extElemOf(e stablehlo.ElementType) (elemKind, bool) {
 	return 0, false
 }
 
-func (k elemKind) isSigned() bool   { return k == kI8 || k == kI16 || k == kI32 || k == kI64 }
-func (k elemKind) isUnsigned() bool { return k == kU8 || k == kU16 || k == kU32 || k == kU64 }
+func (k elemKind) isSigned() bool {
+	return k == kI8 || k == kI16 || k == kI32 || k == kI64 || k == kI2 || k == kI4
+}
+func (k elemKind) isUnsigned() bool {
+	return k == kU8 || k == kU16 || k == kU32 || k == kU64 || k == kU2 || k == kU4
+}
 func (k elemKind) isHalf() bool     { return k == kF16 || k == kBF16 || k.isMini() }
 func (k elemKind) isComplex() bool  { return k == kC64 || k == kC128 }
 
@@ -184,6 +188,9 @@ func scalarConstExt(k elemKind, bits uint64) (constant.Constant, bool) {
 	if k.isMini() {
 		return constant.NewInt(types.I8, int64(int8(bits))), true
 	}
+	if k.isSubByte() {
+		return subConst(k, bits), true
+	}
 	switch k {
 	case kI8, kU8:
 		return constant.NewInt(types.I8, int64(int8(bits))), true
@@ -227,6 +234,9 @@ func elemConst(k elemKind, raw []byte) constant.Constant {
 
 func (b *fb) unaryExt(name string, k elemKind, x value.Value) (v value.Value, handled bool, err error) {
 	switch {
+	case k.isSubByte():
+		v, err = b.subUnary(name, k, x)
+		return v, true, err
 	case k.isHalf():
 		v, err = b.halfUnary(name, k, x)
 		return v, true, err
@@ -248,6 +258,9 @@ func (b *fb) binaryExt(name string, k elemKind, x, y value.Value) (v value.Value
 			return nil, true, fmt.Errorf("complex is not defined on %s", k.mlir())
 		}
 		return b.mkComplex(complexOf(k), x, y), true, nil
+	case k.isSubByte():
+		v, err = b.subBinary(name, k, x, y)
+		return v, true, err
 	case k.isHalf():
 		v, err = b.halfBinary(name, k, x, y)
 		return v, true, err
@@ -285,6 +298,8 @@ func (b *fb) unsignedBinary(name string, k elemKind, x, y value.Value) (value.Va
 
 func (b *fb) compareExt(dir, ct string, k elemKind, x, y value.Value) (value.Value, bool) {
 	switch {
+	case k.isSubByte():
+		return b.compare(dir, ct, k.byteKind(), x, y), true
 	case k.isHalf():
 		return b.halfCompare(dir, ct, k, x, y), true
 	case k.isComplex():
@@ -300,6 +315,9 @@ func (b *fb) compareExt(dir, ct string, k elemKind, x, y value.Value) (value.Val
 // the spec says).
 func (b *fb) convertExt(from, to elemKind, x value.Value) (value.Value, bool) {
 	c := b.cur
+	if v, ok := b.subConvert(from, to, x); ok {
+		return v, true
+	}
 	switch {
 	case from == to:
 		return nil, false
