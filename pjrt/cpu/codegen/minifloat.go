@@ -165,4 +165,3 @@ func (b *fb) miniULPBits(k elemKind, x value.Value) value.Value {
 	}
 	return x
 }
-

@@ -94,8 +94,8 @@ func (k elemKind) isSigned() bool {
 func (k elemKind) isUnsigned() bool {
 	return k == kU8 || k == kU16 || k == kU32 || k == kU64 || k == kU2 || k == kU4
 }
-func (k elemKind) isHalf() bool     { return k == kF16 || k == kBF16 || k.isMini() }
-func (k elemKind) isComplex() bool  { return k == kC64 || k == kC128 }
+func (k elemKind) isHalf() bool    { return k == kF16 || k == kBF16 || k.isMini() }
+func (k elemKind) isComplex() bool { return k == kC64 || k == kC128 }
 
 // part is the kind of a complex kind's parts (k itself for other kinds).
 func (k elemKind) part() elemKind {
