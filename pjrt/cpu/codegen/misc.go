@@ -723,6 +723,11 @@ func (p *planner) chlo(n *node, op *stablehlo.Op, short string, ins []*tval) ([]
 		return nil, fmt.Errorf("has %d results, want 1", len(outs))
 	}
 	r := outs[0]
+	for _, in := range ins {
+		if narrowChloRefused(in.t.elem) {
+			return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the f8, f6, f4 and sub-byte integer types)", short, in.t.elem.mlir())
+		}
+	}
 	if short == "next_after" {
 		if len(ins) != 2 || !ins[0].t.equal(ins[1].t) || !ins[0].t.equal(r) || !r.elem.isFloat() {
 			return nil, fmt.Errorf("want two float operands and a result of one type")
@@ -777,6 +782,9 @@ func (p *planner) chloBroadcastOp(n *node, op *stablehlo.Op, short string, ins [
 		return nil, fmt.Errorf("has %d operands and %d results, want %d and 1", len(ins), len(outs), want)
 	}
 	r := outs[0]
+	if !binaryOps[target] && target != "select" && target != "compare" && narrowChloRefused(ins[0].t.elem) {
+		return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the f8, f6, f4 and sub-byte integer types)", short, ins[0].t.elem.mlir())
+	}
 	bdims, hasDims := intArray(op.Attr("broadcast_dimensions"))
 	args := make([]*tval, len(ins))
 	for i, x := range ins {

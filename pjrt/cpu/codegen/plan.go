@@ -1589,6 +1589,9 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 			return false, "not implemented on this element type"
 		}
 	case stablehlo.KernelChlo:
+		if t := chloBroadcast[short]; (t == "" && short != "top_k" || t != "" && !binaryOps[t] && t != "select" && t != "compare") && narrowChloRefused(k) {
+			return false, "the chlo math functions are not implemented on the f8, f6, f4 and sub-byte integer types"
+		}
 		if t := chloBroadcast[short]; t != "" && binaryOps[t] && !elemOK(t, k) {
 			return false, "not implemented on this element type"
 		}
