@@ -219,3 +219,65 @@ func TestSubByteExhaustive(t *testing.T) {
 		})
 	}
 }
+
+// TestNarrowStructural: dot_general (a matmul long enough to round, in
+// f64 for the floats and wrapping for the integers), reduce (add over one
+// dimension, maximum over two), pad, iota and broadcast_in_dim on every
+// narrow type, in one module, against the evaluator bit for bit. The
+// operands are random bit patterns (NaN included).
+func TestNarrowStructural(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 34))
+	var params []ir.Type
+	for _, d := range ir.NarrowDTypes {
+		params = append(params, ir.TensorOf(d, 3, 37), ir.TensorOf(d, 37, 5), ir.TensorOf(d, 2, 3, 4), ir.TensorOf(d))
+	}
+	b := newBuilder(t, "narrow_structural", params...)
+	p := b.f.Params
+	var outs []*ir.Value
+	var names []checked
+	add := func(name string, vs ...*ir.Value) {
+		for _, v := range vs {
+			outs = append(outs, v)
+			names = append(names, checked{name, -1})
+		}
+	}
+	for i, d := range ir.NarrowDTypes {
+		a, w, x, init := p[4*i], p[4*i+1], p[4*i+2], p[4*i+3]
+		add(d.String()+" matmul", b.emit(ir.OpDotGeneral, ir.DotGeneralAttr{LhsContract: []int{1}, RhsContract: []int{0}}, a, w))
+		for _, c := range []struct {
+			op   ir.Op
+			dims []int
+		}{{ir.OpAdd, []int{1}}, {ir.OpMaximum, []int{0, 2}}} {
+			body := region(t, d, 1, func(b *builder, acc, x []*ir.Value) []*ir.Value {
+				return []*ir.Value{b.emit(c.op, nil, acc[0], x[0])}
+			})
+			add(d.String()+" reduce "+c.op.String(), b.emitN(ir.OpReduce, ir.ReduceAttr{Dims: c.dims}, []*ir.Func{body}, x, init)...)
+		}
+		add(d.String()+" pad", b.emit(ir.OpPad, ir.PadAttr{Low: []int{1, -1, 0}, High: []int{0, 2, 1}, Interior: []int{1, 0, 1}}, x, init))
+		add(d.String()+" iota", b.emit(ir.OpIota, ir.IotaAttr{Type: ir.TensorOf(d, 3, 40), Dim: 1}, nil...))
+		add(d.String()+" broadcast_in_dim", b.emit(ir.OpBroadcastInDim, ir.BroadcastInDimAttr{Shape: []int{2, 2, 3, 4}, Dims: []int{1, 2, 3}}, x))
+	}
+	b.f.Return(outs...)
+	var args []*ir.Literal
+	for _, pt := range params {
+		l := ir.Zeros(pt)
+		for j := range l.Len() {
+			l.SetElem(j, ir.ElemFromBits(pt.DType, r.Uint64()))
+		}
+		args = append(args, l)
+	}
+	want, err := ir.Eval(b.f, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := compile(t, lowerText(t, b.f))
+	got, rc, msg := prog.run(t, args...)
+	if rc != 0 {
+		t.Fatal(msg)
+	}
+	for i := range want {
+		if _, err := txDiff(got[i], want[i], -1); err != nil {
+			t.Errorf("%s: %v", names[i].name, err)
+		}
+	}
+}
