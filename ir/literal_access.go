@@ -398,10 +398,7 @@ func (l *Literal) Bytes() []byte {
 			binenc.LittleEndian.PutUint64(p[8:], math.Float64bits(imag(c)))
 			continue
 		}
-		b := ElemBits(d, l.Elem(i))
-		if d == S2 || d == S4 {
-			b = uint64(ToInt64(d, l.Elem(i))) // sign-extended in its byte
-		}
+		b := ElemBits(d, l.Elem(i)) // si2, si4: the low bits, as ml_dtypes stores them
 		for k := range sz {
 			p[k] = byte(b >> (8 * k))
 		}

@@ -307,7 +307,7 @@ func (b *fb) store(k elemKind, p value.Value, i value.Value, v value.Value) {
 		v = b.cur.NewZExt(v, types.I8)
 	}
 	if k.isSubByte() {
-		v = b.subNorm(k, v) // results of i8 arithmetic (dot_general) wrap here
+		v = b.subLow(k, v) // the low bits, as ml_dtypes and XLA store them
 	}
 	s := b.cur.NewStore(v, b.addr(k, p, i))
 	s.Align = ir.Align(k.size())

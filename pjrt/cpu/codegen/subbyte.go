@@ -9,12 +9,13 @@ import (
 )
 
 // The sub-byte integers i2, i4 (signed) and ui2, ui4: one element per
-// byte, in memory and in registers (i8), as XLA's host literals and
-// numpy's ml_dtypes hold them and as PJRT host buffers of S2/S4/U2/U4 come:
-// a signed value sign-extended into its byte (-3 as i4 is 0xFD), an
-// unsigned one zero-extended. Loads accept any upper bits (the value is
-// the low n bits) and every op leaves its result in that normal form, so
-// an i4 op is the i8 op with the result wrapped modulo 2^n (subNorm); the
+// byte. In memory the value is the byte's low n bits, the upper bits zero
+// (-3 as i4 is 0x0D), as numpy's ml_dtypes and XLA's host literals store
+// them and PJRT host buffers of S2/S4/U2/U4 come; loads accept any upper
+// bits. In registers (i8) a signed value is sign-extended (0xFD), an
+// unsigned one zero-extended, and every op leaves its result in that
+// normal form, so an i4 op is the i8 op with the result wrapped modulo
+// 2^n (subNorm); the
 // ops that look at bits above the value (shift_right_logical, popcnt,
 // count_leading_zeros) and the float conversions, which saturate to the
 // narrow range, are special-cased.

@@ -38,8 +38,8 @@ size_t stela_type_size(PJRT_Buffer_Type t) {
     case PJRT_Buffer_Type_F8E3M4:
     case PJRT_Buffer_Type_F8E8M0FNU:
     /* Sub-byte types: one element per byte, the value in the low bits
-       (S2/S4 sign-extended, as XLA's host literals and ml_dtypes hold
-       them; the plugin reads any upper bits as the sign extension). */
+       and the upper bits zero, as XLA's host literals and ml_dtypes hold
+       them (S4 -1 is 0x0F); programs ignore the upper bits of inputs. */
     case PJRT_Buffer_Type_S4:
     case PJRT_Buffer_Type_U4:
     case PJRT_Buffer_Type_S2:
