@@ -256,6 +256,9 @@ func TestNarrowStructural(t *testing.T) {
 		add(d.String()+" pad", b.emit(ir.OpPad, ir.PadAttr{Low: []int{1, -1, 0}, High: []int{0, 2, 1}, Interior: []int{1, 0, 1}}, x, init))
 		add(d.String()+" iota", b.emit(ir.OpIota, ir.IotaAttr{Type: ir.TensorOf(d, 3, 40), Dim: 1}, nil...))
 		add(d.String()+" broadcast_in_dim", b.emit(ir.OpBroadcastInDim, ir.BroadcastInDimAttr{Shape: []int{2, 2, 3, 4}, Dims: []int{1, 2, 3}}, x))
+		add(d.String()+" sort", b.emitN(ir.OpSort, ir.SortAttr{Dim: 1, IsStable: true}, []*ir.Func{sortRegion(t, "asc", 0, d)}, a)...)
+		one := b.emit(ir.OpConstant, ir.ConstantAttr{Value: ir.MustLiteral(ir.Scalar(ir.S32), []int32{1})})
+		add(d.String()+" dynamic_slice", b.emit(ir.OpDynamicSlice, ir.DynamicSliceAttr{Sizes: []int{2, 5}}, a, one, one))
 	}
 	b.f.Return(outs...)
 	var args []*ir.Literal

@@ -289,6 +289,9 @@ func (p *planner) reducePrecision(n *node, op *stablehlo.Op, ins []*tval) ([]*tv
 }
 
 func checkReducePrecision(attrs func(string) stablehlo.Attr, k elemKind) error {
+	if k.isMini() {
+		return unsupportedf("reduce_precision on %s (not implemented on the f8, f6 and f4 types)", k.mlir())
+	}
 	if _, _, ok := floatFormat(k); !ok {
 		return fmt.Errorf("element type %s is not allowed", k.mlir())
 	}
