@@ -169,7 +169,10 @@ var xlaKnown = map[string]xlaDiff{
 		"168: check.expect_eq_const: element [0]: actual 5, expected 1",
 	}},
 	// jaxlib 0.10.2's CPU client aborts the process on these types.
-	"types_f4_f6.mlir": {why: "jaxlib 0.10.2 aborts on f6 and f4 programs", match: []string{"XLA: XLA killed the process: signal: aborted"}},
+	"types_f6.mlir": {why: "jaxlib 0.10.2 aborts on f6 programs", match: []string{"XLA: XLA killed the process: signal: aborted"}},
+	// XLA's CPU backend converts the f4E2M1FN value 6.0 (its largest) to
+	// i32 as INT_MAX; every other f4 result agrees.
+	"types_f4.mlir": {why: "XLA converts f4E2M1FN 6.0 to i32 as INT_MAX", match: []string{"59: check.expect_eq_const: element [0]: actual 2147483647, expected 6"}},
 	"reduce_window_add.mlir": {why: "XLA does not fold the init value for padding and base-dilation holes", match: []string{
 		"element [0, 0]: actual -0.5, expected 2.5",
 	}},
