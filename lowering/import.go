@@ -156,6 +156,9 @@ func ImportWithOptions(m *stablehlo.Module, opts ImportOptions) (out *Imported, 
 	// Dynamic-shape ops whose shapes fold to constants become static
 	// ones (in m); the others stay, and their import says why not.
 	m.RefineKnownShapes()
+	if err := m.LowerChlo(); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
 	if err := m.LowerQuant(); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}

@@ -377,13 +377,16 @@ func defineOps() map[string]*OpDef {
 	chlo("top_k", 1, ClassAny, 0, KernelChlo, "")
 	chlo("bessel_i1e", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	chlo("square", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
-	chlo("polygamma zeta", 2, ClassFloat, ew, NoKernel, refusedChlo)
+	chlo("polygamma zeta", 2, ClassFloat, exp, KernelChlo, "")
 	chlo("mulhi", 2, ClassInt, ew, KernelChlo, "")
-	chlo("constant", 0, ClassAny, 0, NoKernel, refusedChlo)
-	chlo("constant_like", 1, ClassAny, 0, NoKernel, refusedChlo)
-	chlo("ragged_dot", 3, classNum, 0, NoKernel, refusedChlo)
-	addOps(m, "chlo", SectionChlo, "scan", v0, 1, ClassAny, 0, false, NoKernel, refusedChlo)
+	// Rewritten into StableHLO first (chlo.go, Module.LowerChlo).
+	def("chlo", SectionChlo, "constant", 0, 0, ClassAny, 0, true, KernelRefined, "")
+	def("chlo", SectionChlo, "constant_like", 1, 0, ClassAny, 0, true, KernelRefined, "")
+	def("chlo", SectionChlo, "ragged_dot", 3, 0, classNum, 0, true, KernelRefined, "")
+	def("chlo", SectionChlo, "scan", v0, 1, ClassAny, 0, true, KernelRefined, "")
 	chlo("minimum_broadcast_shapes", v1, ClassInt, 0, NoKernel, refusedDynamic)
+	chlo("asin_acos_kernel", 1, ClassFloat|ClassComplex, ew, NoKernel,
+		"an intermediate of chlo's own asin/acos decompositions, which (its definition says) frameworks never emit and backends never see")
 	const bc = ew | Broadcasting
 	chlo("broadcast_add broadcast_maximum broadcast_minimum broadcast_multiply", 2, ClassAny, bc|c, KernelChlo, "")
 	chlo("broadcast_subtract broadcast_divide broadcast_remainder broadcast_power", 2, classNum, bc, KernelChlo, "")
@@ -393,8 +396,8 @@ func defineOps() map[string]*OpDef {
 	chlo("broadcast_shift_left broadcast_shift_right_arithmetic broadcast_shift_right_logical", 2, ClassInt, bc, KernelChlo, "")
 	chlo("broadcast_compare", 2, ClassAny, bc, KernelChlo, "")
 	chlo("broadcast_select", 3, ClassAny, bc, KernelChlo, "")
-	chlo("broadcast_complex", 2, ClassFloat, bc, NoKernel, refusedChlo)
-	chlo("broadcast_polygamma broadcast_zeta", 2, ClassFloat, bc, NoKernel, refusedChlo)
+	chlo("broadcast_complex", 2, ClassFloat, bc, KernelChlo, "")
+	chlo("broadcast_polygamma broadcast_zeta", 2, ClassFloat, bc|Expensive, KernelChlo, "")
 
 	// check and func.
 	def("check", SectionCheck, "expect_eq expect_almost_eq expect_close", 2, 0, ClassAny, 0, false, KernelCheck, "")

@@ -437,6 +437,8 @@ func init() {
 	opTable["stablehlo.torch_index_select"] = generic("dim", "batch_dims")
 
 	opTable["chlo.top_k"] = &opInfo{parse: parseChloTopK}
+	opTable["chlo.scan"] = &opInfo{props: []string{"dimension", "is_reverse", "is_associative", "scan_dim_size", "operandSegmentSizes", "resultSegmentSizes"}, parse: parseChloScan, regions: 1}
+	opTable["chlo.constant"] = &opInfo{props: []string{"value"}, print: printConstant, parse: parseConstant}
 	opTable["chlo.erf"] = generic() // the lowering of the IR's erf
 	for _, n := range []string{"expect_eq", "expect_eq_const", "expect_almost_eq", "expect_almost_eq_const",
 		"expect_close", "expect_serialized_eq"} {

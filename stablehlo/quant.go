@@ -187,12 +187,24 @@ func lowerQuantBlock(blk *Block, qtype map[*Value]*QuantType) error {
 		emit.Ops = nil
 	}
 	for _, op := range blk.Ops {
+		// Region bodies (reduce, sort, while, ...): their quantized
+		// arguments become storage integers and their ops are lowered
+		// like any other, each quantized op of the body computing
+		// dequantize–compute–quantize.
 		for _, r := range op.Regions {
 			for _, rb := range r.Blocks {
-				for _, o := range rb.Ops {
-					if hasQuant(o) {
-						return fmt.Errorf("%s: quantized types in a region are not supported", o.Name)
+				for _, a := range rb.Args {
+					q, t, err := quantOf(a.Type)
+					if err != nil {
+						return err
 					}
+					if q != nil {
+						a.Type = TensorType{Shape: t.Shape, Elem: q.Storage}
+						qtype[a] = q
+					}
+				}
+				if err := lowerQuantBlock(rb, qtype); err != nil {
+					return err
 				}
 			}
 		}
@@ -229,7 +241,29 @@ func lowerQuantBlock(blk *Block, qtype map[*Value]*QuantType) error {
 		}
 		switch {
 		case op.Name == "stablehlo.constant":
-			return fmt.Errorf("stablehlo.constant of a quantized type is not supported")
+			d, err := quantConstant(op, outQ[0])
+			if err != nil {
+				return fmt.Errorf("stablehlo.constant: %w", err)
+			}
+			SetAttr(&op.Attrs, "value", d)
+			storage(op.Results[0], outQ[0])
+			out = append(out, op)
+		case isTerminator(op.Name):
+			// Returns pass the stored integers on (the function's and
+			// the regions' result types are storage types too).
+			out = append(out, op)
+		case len(op.Regions) > 0:
+			// The op moves its operands through its bodies (lowered
+			// above) unchanged: the quantized types must agree.
+			if !sameQuant(inQ, outQ) {
+				return fmt.Errorf("%s: quantized operands and results of different quantization parameters in an op with regions are not supported", op.Name)
+			}
+			for i, r := range op.Results {
+				if outQ[i] != nil {
+					storage(r, outQ[i])
+				}
+			}
+			out = append(out, op)
 		case op.Name == "stablehlo.uniform_dequantize":
 			d := dequantize(b, op.Operands[0], inQ[0])
 			flush()
@@ -324,6 +358,9 @@ func perAxis(b *Builder, vals []float64, e ElementType, q *QuantType, shape []in
 	if q.Axis < 0 {
 		d, _ := DenseFromFloat64s(TensorType{Elem: e}, vals[:1])
 		c := b.Constant(d)
+		if len(shape) == 0 {
+			return c // a scalar (in region bodies: no broadcast there)
+		}
 		return b.Op1("stablehlo.broadcast_in_dim", []*Value{c}, TensorType{Shape: shape, Elem: e}, NA("broadcast_dimensions", I64Array()))
 	}
 	d, _ := DenseFromFloat64s(TensorType{Shape: []int64{int64(len(vals))}, Elem: e}, vals)
@@ -364,4 +401,46 @@ func quantize(b *Builder, x *Value, q *QuantType, shape []int64) *Value {
 	hi, _ := DenseFromFloat64s(TensorType{Elem: e}, []float64{float64(q.StorageMax)})
 	y = b.Op1("stablehlo.clamp", []*Value{b.Constant(lo), y, b.Constant(hi)}, et)
 	return b.Op1("stablehlo.convert", []*Value{y}, TensorType{Shape: shape, Elem: q.Storage})
+}
+
+// quantConstant returns the stored integers of a quantized constant, as
+// dense elements of the storage type: its value is either dense elements
+// of the storage type (the generic form `"stablehlo.constant"() <{value =
+// dense<[1, 2]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<...>>`)
+// or a literal of the quantized type, read as the stored integers. Each
+// must lie in the storage range.
+func quantConstant(op *Op, q *QuantType) (*DenseElements, error) {
+	if q == nil || len(op.Results) != 1 {
+		return nil, fmt.Errorf("want one quantized result")
+	}
+	rt := op.Results[0].Type.(TensorType)
+	st := TensorType{Shape: rt.Shape, Elem: q.Storage}
+	v, ok := op.Attr("value").(*DenseElements)
+	if !ok {
+		return nil, fmt.Errorf("value is not dense elements")
+	}
+	d := v
+	switch {
+	case TypesEqual(v.Type, st):
+	case v.Literal() != "" && TypesEqual(v.Type, rt):
+		a, err := ParseAttr("dense<" + v.Literal() + "> : " + st.String())
+		if err != nil {
+			return nil, fmt.Errorf("value %s read as %s: %v", v.Literal(), st, err)
+		}
+		if d, ok = a.(*DenseElements); !ok {
+			return nil, fmt.Errorf("value %s read as %s is not dense elements", v.Literal(), st)
+		}
+	default:
+		return nil, fmt.Errorf("value of type %s for a result of type %s: want the storage type %s", v.Type, rt, st)
+	}
+	ints, err := d.Int64s()
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range ints {
+		if x < q.StorageMin || x > q.StorageMax {
+			return nil, fmt.Errorf("stored value %d is outside the storage range [%d, %d]", x, q.StorageMin, q.StorageMax)
+		}
+	}
+	return d, nil
 }

@@ -40,7 +40,7 @@ it next to torch_bench.py). The workloads match Stela's:
 bench tests use it to check the protocol and the JSON quickly.
 
 --serve is how `stela bench --jax` runs it, with the protocol of
-torch_bench.py's serve(): "warmup", "run" and "result" commands, one JSON
+bench_common.py's serve(): "warmup", "run" and "result" commands, one JSON
 answer a line. A measurement is named WORKLOAD/MODE there when its mode is
 not jax-jit (W1/jax-eager). --list prints "WORKLOAD<TAB>METRIC" lines in
 that naming. --check DIR runs the block on DIR/in*.npy and writes
@@ -57,6 +57,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import bench_common
+from bench_common import median
 
 jax = None
 jnp = None
@@ -94,12 +97,6 @@ def workload_id(workload, mode):
     return workload if mode == JIT else f"{workload}/{mode}"
 
 
-def median(v):
-    s = sorted(v)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-
-
 def ready(v):
     return jax.block_until_ready(v)
 
@@ -130,21 +127,9 @@ class Measurement:
         return time.perf_counter() - t
 
     def result(self, seconds):
-        samples = [self.sample(t) for t in seconds]
-        s = sorted(samples)
-        r = {
-            "workload": self.workload,
-            "mode": self.mode,
-            "metric": self.metric,
-            "unit": self.unit,
-            "median": median(samples),
-            "min": s[0],
-            "max": s[-1],
-            "runs": len(s),
-            "samples": samples,
-            "threads": os.cpu_count(),
-            "jax_version": jax.__version__,
-        }
+        r = bench_common.result_fields(self, seconds)
+        r["threads"] = os.cpu_count()
+        r["jax_version"] = jax.__version__
         if self.derived:
             r["derived"] = self.derived(self, seconds)
         return r
@@ -434,51 +419,10 @@ WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "W7": w
 
 
 def serve():
-    """torch_bench.py's serve() protocol (see there)."""
-    print(json.dumps({"ready": True, "jax_version": jax.__version__, "threads": os.cpu_count(),
-                      "device": str(jax.devices()[0])}), flush=True)
-    made = {}
-    runs = {}
+    """bench_common.serve's loop (the protocol is described there)."""
+    bench_common.serve({"ready": True, "jax_version": jax.__version__, "threads": os.cpu_count(),
+                      "device": str(jax.devices()[0])}, WORKLOADS, JIT, workload_id)
 
-    def find(wid, metric):
-        workload, _, mode = wid.partition("/")
-        mode = mode or JIT
-        if workload not in WORKLOADS:
-            raise ValueError(f"unknown workload {workload!r} (have {', '.join(WORKLOADS)})")
-        if workload not in made:
-            made[workload] = {(m.mode, m.metric): m for m in WORKLOADS[workload]()}
-        if (mode, metric) not in made[workload]:
-            have = ", ".join(f"{workload_id(workload, md)} {mt!r}" for md, mt in made[workload])
-            raise ValueError(f"{workload} has no metric {metric!r} in mode {mode} (have {have})")
-        return made[workload][(mode, metric)]
-
-    for line in iter(sys.stdin.readline, ""):
-        words = line.strip().split(maxsplit=2)
-        if not words:
-            continue
-        if words == ["quit"]:
-            break
-        try:
-            if len(words) != 3 or words[0] not in ("warmup", "run", "result"):
-                raise ValueError(f"bad command {line.strip()!r} (want warmup|run|result WORKLOAD METRIC, or quit)")
-            cmd, key = words[0], (words[1], words[2])
-            m = find(*key)
-            if cmd == "warmup":
-                reply = {"warmup": m.warm()}
-                runs[key] = []
-            elif key not in runs:
-                raise ValueError(f"{cmd} {key[0]} {key[1]!r} before its warmup")
-            elif cmd == "run":
-                t = m.call()
-                runs[key].append(t)
-                reply = {"sample": m.sample(t)}
-            elif not runs[key]:
-                raise ValueError(f"result {key[0]} {key[1]!r} before any run")
-            else:
-                reply = m.result(runs[key])
-        except Exception as e:
-            reply = {"error": f"{type(e).__name__}: {e}"}
-        print(json.dumps(reply), flush=True)
 
 
 def check(args):

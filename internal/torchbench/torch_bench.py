@@ -73,6 +73,9 @@ import os
 import sys
 import time
 
+import bench_common
+from bench_common import median
+
 # Imported by main after --list, which must work without torch.
 torch = None
 F = None
@@ -113,12 +116,6 @@ def workload_id(workload, mode):
     return workload if mode == EAGER else f"{workload}/{mode}"
 
 
-def median(v):
-    s = sorted(v)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-
-
 class Measurement:
     """One metric of a workload in a mode: fn is one call of it, sample
     turns a call's seconds into the metric's unit, derived(result, seconds)
@@ -139,21 +136,9 @@ class Measurement:
 
     def result(self, seconds):
         """The JSON object of `stela bench --json`, from the timed calls."""
-        samples = [self.sample(t) for t in seconds]
-        s = sorted(samples)
-        r = {
-            "workload": self.workload,
-            "mode": self.mode,
-            "metric": self.metric,
-            "unit": self.unit,
-            "median": median(samples),
-            "min": s[0],
-            "max": s[-1],
-            "runs": len(s),
-            "samples": samples,
-            "threads": torch.get_num_threads(),
-            "torch_version": torch.__version__,
-        }
+        r = bench_common.result_fields(self, seconds)
+        r["threads"] = torch.get_num_threads()
+        r["torch_version"] = torch.__version__
         if DEVICE != "cpu":
             r["device"] = DEVICE
         if self.derived:
@@ -414,65 +399,10 @@ WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W7": w7}
 
 
 def serve():
-    """The --serve loop: `stela bench --torch` interleaves its runs with
-    these, one command a line on stdin, one JSON object a line on stdout.
+    """bench_common.serve's loop (the protocol is described there)."""
+    bench_common.serve({"ready": True, "torch_version": torch.__version__, "threads": torch.get_num_threads(),
+                      "device": DEVICE}, WORKLOADS, EAGER, workload_id)
 
-    First, once torch is imported and set up: {"ready": true, ...}.
-    WORKLOAD is the workload's name, W4, for a torch-eager measurement, and
-    W4/MODE for one in another mode (W4/torch-jit-trace).
-      warmup WORKLOAD METRIC  makes the workload's inputs if it is new,
-                              calls the metric once, forgets its samples:
-                              {"warmup": SECONDS}
-      run WORKLOAD METRIC     one timed call: {"sample": VALUE_IN_UNIT}
-      result WORKLOAD METRIC  the metric's result over its runs since the
-                              warm-up, the object the one-shot mode prints
-      quit                    (or end of input) exits
-    A command that fails answers {"error": MESSAGE}; the loop goes on.
-    """
-    print(json.dumps({"ready": True, "torch_version": torch.__version__, "threads": torch.get_num_threads(),
-                      "device": DEVICE}), flush=True)
-    made = {}  # workload -> {(mode, metric): Measurement}
-    runs = {}  # (WORKLOAD[/MODE], metric) -> seconds of the timed calls since the warm-up
-
-    def find(wid, metric):
-        workload, _, mode = wid.partition("/")
-        mode = mode or EAGER
-        if workload not in WORKLOADS:
-            raise ValueError(f"unknown workload {workload!r} (have {', '.join(WORKLOADS)})")
-        if workload not in made:
-            made[workload] = {(m.mode, m.metric): m for m in WORKLOADS[workload]()}
-        if (mode, metric) not in made[workload]:
-            have = ", ".join(f"{workload_id(workload, md)} {mt!r}" for md, mt in made[workload])
-            raise ValueError(f"{workload} has no metric {metric!r} in mode {mode} (have {have})")
-        return made[workload][(mode, metric)]
-
-    for line in iter(sys.stdin.readline, ""):
-        words = line.strip().split(maxsplit=2)
-        if not words:
-            continue
-        if words == ["quit"]:
-            break
-        try:
-            if len(words) != 3 or words[0] not in ("warmup", "run", "result"):
-                raise ValueError(f"bad command {line.strip()!r} (want warmup|run|result WORKLOAD METRIC, or quit)")
-            cmd, key = words[0], (words[1], words[2])
-            m = find(*key)
-            if cmd == "warmup":
-                reply = {"warmup": m.call()}
-                runs[key] = []
-            elif key not in runs:
-                raise ValueError(f"{cmd} {key[0]} {key[1]!r} before its warmup")
-            elif cmd == "run":
-                t = m.call()
-                runs[key].append(t)
-                reply = {"sample": m.sample(t)}
-            elif not runs[key]:
-                raise ValueError(f"result {key[0]} {key[1]!r} before any run")
-            else:
-                reply = m.result(runs[key])
-        except Exception as e:
-            reply = {"error": f"{type(e).__name__}: {e}"}
-        print(json.dumps(reply), flush=True)
 
 
 def check(args):

@@ -30,10 +30,28 @@ var Script []byte
 // name the script name this one.
 const FileName = "torch_bench.py"
 
-// Write writes Script into dir as FileName and returns its path.
+// Write writes Script into dir as FileName, with the module it imports
+// (Common), and returns its path.
 func Write(dir string) (string, error) {
-	p := filepath.Join(dir, FileName)
-	if err := os.WriteFile(p, Script, 0o644); err != nil {
+	return write(dir, FileName, Script)
+}
+
+// Common is bench_common.py, the median, result fields and --serve loop
+// that both scripts import from their own directory.
+//
+//go:embed bench_common.py
+var Common []byte
+
+// CommonFileName is Common's file name, the module name the scripts import.
+const CommonFileName = "bench_common.py"
+
+// write writes script into dir as name, and Common beside it.
+func write(dir, name string, script []byte) (string, error) {
+	if err := os.WriteFile(filepath.Join(dir, CommonFileName), Common, 0o644); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, script, 0o644); err != nil {
 		return "", err
 	}
 	return p, nil
@@ -47,13 +65,10 @@ var JAXScript []byte
 // JAXFileName is jax_bench.py's file name, which WriteJAX keeps.
 const JAXFileName = "jax_bench.py"
 
-// WriteJAX writes JAXScript into dir as JAXFileName and returns its path.
+// WriteJAX writes JAXScript into dir as JAXFileName, with Common, and
+// returns its path.
 func WriteJAX(dir string) (string, error) {
-	p := filepath.Join(dir, JAXFileName)
-	if err := os.WriteFile(p, JAXScript, 0o644); err != nil {
-		return "", err
-	}
-	return p, nil
+	return write(dir, JAXFileName, JAXScript)
 }
 
 // JAXPathEnv names a directory with jax and jaxlib (pip's --target), put

@@ -128,6 +128,20 @@ var xlaKnown = map[string]xlaDiff{
 	"chlo_top_k_broadcast.mlir": {why: "XLA's chlo legalization rejects non-prefix broadcast_dimensions", match: []string{
 		"unsupported non prefix-padded dynamic rank broadcast_dimensions",
 	}},
+	// XLA's CPU backend has no ragged-dot (jaxlib 0.10.2 decomposes
+	// jax.lax.ragged_dot itself before it reaches XLA); the expected
+	// values come from numpy loops over chlo's definition.
+	"chlo_ragged_dot.mlir": {why: "XLA:CPU does not implement the ragged-dot HLO", match: []string{
+		"HLO opcode `ragged-dot` is not supported by XLA:CPU",
+	}},
+	// XLA's chlo.zeta sums from a negative q directly (ζ(6, -7.25) is 1e-8
+	// off relative) and computes f32 zeta and polygamma in f32 (digamma(1)
+	// 5 ULP off); Stela computes in double and rounds once.
+	"chlo_zeta_polygamma.mlir": {why: "XLA computes f32 zeta/polygamma in f32 and loses accuracy at a negative q", match: []string{
+		"22: check.expect_close: element [0]: actual 4101.927172193355",
+		"27: check.expect_close: element [14]: actual 0.11810221",
+		"37: check.expect_close: element [0]: actual -0.5772154",
+	}},
 	// The spec pads reduce_window's input (edges and base-dilation holes)
 	// with the init value, which then takes part in every window that
 	// covers it; numpy, the reference evaluator and Stela agree. XLA's CPU
@@ -151,6 +165,13 @@ var xlaKnown = map[string]xlaDiff{
 	"quant_result_type_form.mlir": {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
 	"quant_roundtrip.mlir":        {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
 	"quant_uniform.mlir":          {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
+	"quant_constant_region.mlir":  {why: xlaNoQuant, match: []string{"result #0 type is not supported"}},
+	// The spec's shape rule for bitcast_convert counts num_bits(i1) = 1
+	// (an f32 is 32 i1s); XLA gives PRED the 8 bits of its byte (an f32
+	// becomes pred[4]), so the file's shapes do not fit XLA.
+	"bitcast_convert_i1.mlir": {why: "XLA bitcasts i1 (PRED) as 8 bits, not the spec's 1", match: []string{
+		"must be less than or equal to dimension size (4) in slice operation; argument shape: pred[1,4]",
+	}},
 	// XLA's CPU backend moves f8 values through select, transpose and
 	// the like as floats, which rewrites NaN payloads (0x7E in f8E4M3
 	// comes out 0x7C); Stela and the evaluator move the bits. And it
@@ -439,7 +460,9 @@ func hoistConstants(mlir []byte) ([]byte, []*ir.Literal, error) {
 	var args []*ir.Literal
 	for _, op := range blk.Ops {
 		d, ok := op.Attr("value").(*stablehlo.DenseElements)
-		if op.Name != "stablehlo.constant" || !ok {
+		// Quantized constants stay (PJRT buffers have no quantized
+		// element types; a quantized program argument is its storage).
+		if op.Name != "stablehlo.constant" || !ok || len(op.Results) != 1 || quantized(op.Results[0].Type) {
 			ops = append(ops, op)
 			continue
 		}
@@ -458,6 +481,11 @@ func hoistConstants(mlir []byte) ([]byte, []*ir.Literal, error) {
 	}
 	blk.Ops = ops
 	return stablehlo.Format(m, stablehlo.PrintOptions{}), args, nil
+}
+
+func quantized(t stablehlo.Type) bool {
+	tt, ok := t.(stablehlo.TensorType)
+	return ok && tt.Elem.IsQuantized()
 }
 
 // runWithArgs compiles mlir, runs it on args and returns its results.

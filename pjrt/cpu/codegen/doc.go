@@ -40,10 +40,13 @@
 // and partition_id, on the devices of the compile options (Options;
 // collective.go), the chlo ops
 // erf, erfc, erf_inv, lgamma, digamma, tan, sinh, cosh, asin, acos,
-// atan, asinh, acosh, atanh, conj (of reals), is_inf, is_pos_inf,
-// is_neg_inf, next_after, top_k and broadcast_* (add ... xor, shifts,
-// compare, select, next_after) (misc.go; other chlo ops, such as
-// polygamma, zeta and bessel_i1e, are rejected by name), and the
+// atan, asinh, acosh, atanh, conj, is_inf, is_pos_inf, is_neg_inf,
+// next_after, mulhi, square, bessel_i1e (real), zeta and polygamma
+// (zeta.go: Cephes's Hurwitz zeta in double), top_k and broadcast_* (add
+// ... xor, shifts, compare, select, next_after, zeta, polygamma,
+// complex) (misc.go; chlo.scan, ragged_dot, constant and constant_like
+// are StableHLO after Module.LowerChlo; other chlo ops are rejected by
+// name), and the
 // expectations check.expect_{eq,almost_eq,close}[_const] and
 // custom_call @check.{expect_eq,expect_almost_eq,expect_close,eq}.
 // Anything else, op or type, is an *UnsupportedError ("unsupported:

@@ -425,7 +425,7 @@ func extCheckScalar(op *stablehlo.Op, in []elemKind, out elemKind) error {
 				return bad
 			}
 			return nil
-		case short == "next_after":
+		case short == "next_after" || short == "zeta" || short == "polygamma":
 			if len(in) != 2 || in[0] != in[1] || !in[0].isFloat() || out != in[0] {
 				return bad
 			}
@@ -701,6 +701,7 @@ var chloBroadcast = map[string]string{
 	"broadcast_shift_left": "shift_left", "broadcast_shift_right_arithmetic": "shift_right_arithmetic",
 	"broadcast_shift_right_logical": "shift_right_logical", "broadcast_compare": "compare",
 	"broadcast_select": "select", "broadcast_next_after": "chlo.next_after",
+	"broadcast_zeta": "chlo.zeta", "broadcast_polygamma": "chlo.polygamma", "broadcast_complex": "complex",
 }
 
 // chloResult is the result kind of a unary chlo op on kind k.
@@ -731,7 +732,7 @@ func (p *planner) chlo(n *node, op *stablehlo.Op, short string, ins []*tval) ([]
 			return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the f8, f6, f4 and sub-byte integer types)", short, in.t.elem.mlir())
 		}
 	}
-	if short == "next_after" {
+	if short == "next_after" || short == "zeta" || short == "polygamma" {
 		if len(ins) != 2 || !ins[0].t.equal(ins[1].t) || !ins[0].t.equal(r) || !r.elem.isFloat() {
 			return nil, fmt.Errorf("want two float operands and a result of one type")
 		}
@@ -829,11 +830,17 @@ func (p *planner) chloBroadcastOp(n *node, op *stablehlo.Op, short string, ins [
 			return nil, fmt.Errorf("types do not fit select")
 		}
 		n.name, n.kind = "stablehlo.select", kSelect
-	case "chlo.next_after":
+	case "chlo.next_after", "chlo.zeta", "chlo.polygamma":
 		if !args[0].t.equal(args[1].t) || !args[0].t.equal(r) || !r.elem.isFloat() {
 			return nil, fmt.Errorf("want float operands and result of one type")
 		}
 		n.name, n.kind = target, kBinary
+	case "complex":
+		x, y := args[0].t, args[1].t
+		if !x.equal(y) || (x.elem != kF32 && x.elem != kF64) || !r.equal(ttype{elem: complexOf(x.elem), shape: x.shape}) {
+			return nil, fmt.Errorf("operand and result types %s, %s -> %s: want f32 or f64 parts of one type and their complex", x, y, r)
+		}
+		n.name, n.kind = "stablehlo.complex", kBinary
 	default:
 		x, y := args[0].t, args[1].t
 		if !x.equal(y) || !x.equal(r) {
@@ -983,6 +990,25 @@ func (b *fb) chloScalar(short string, k elemKind, args []value.Value) (value.Val
 		return c.NewFCmp(enum.FPredOEQ, x, inf), nil
 	case "is_neg_inf":
 		return c.NewFCmp(enum.FPredOEQ, x, fconst(k, math.Inf(-1))), nil
+	case "zeta", "polygamma":
+		// Computed in f64 (and rounded once for f32).
+		reg := k.reg()
+		wide := func(v value.Value) value.Value {
+			if types.Equal(reg, types.Double) {
+				return v
+			}
+			return c.NewFPExt(v, types.Double)
+		}
+		var r value.Value
+		if short == "zeta" {
+			r = b.hurwitzZeta(wide(args[0]), wide(args[1]))
+		} else {
+			r = b.polygamma(wide(args[0]), wide(args[1]))
+		}
+		if !types.Equal(reg, types.Double) {
+			return c.NewFPTrunc(r, reg), nil
+		}
+		return r, nil
 	case "erf_inv", "digamma", "bessel_i1e":
 		// Computed in f64 (and rounded once for f32).
 		reg := k.reg()
@@ -1167,6 +1193,9 @@ func (b *fb) chloComplex(short string, k elemKind, x value.Value) (value.Value, 
 		return b.unary("tan", k, x)
 	case "asin", "acos", "atan", "asinh", "acosh", "atanh":
 		return b.chloComplexInverse(short, k, x), nil
+	case "conj":
+		re, im := b.parts(k, x)
+		return b.mkComplex(k, re, b.cur.NewFNeg(im)), nil
 	case "sinh", "cosh":
 	default:
 		return nil, unsupportedf("chlo.%s on %s", short, k.mlir())
@@ -1191,7 +1220,7 @@ func (b *fb) chloComplex(short string, k elemKind, x value.Value) (value.Value, 
 // chloComplexOps are the chlo elementwise ops the code generator
 // computes on complex numbers.
 var chloComplexOps = map[string]bool{
-	"square": true, "sinh": true, "cosh": true, "tan": true,
+	"square": true, "sinh": true, "cosh": true, "tan": true, "conj": true,
 	"asin": true, "acos": true, "atan": true, "asinh": true, "acosh": true, "atanh": true,
 }
 

@@ -273,6 +273,11 @@ func Plan(m *stablehlo.Module, opts Options) (*Program, error) {
 	if err := m.RefineShapes(); err != nil {
 		return nil, unsupportedf("%v", err)
 	}
+	// chlo.scan, ragged_dot, constant and constant_like become StableHLO
+	// (Module.LowerChlo).
+	if err := m.LowerChlo(); err != nil {
+		return nil, err
+	}
 	// Quantized types become their storage integers, quantized ops the
 	// spec's arithmetic (Module.LowerQuant).
 	if err := m.LowerQuant(); err != nil {
@@ -1569,8 +1574,8 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		return false, "not in the op table"
 	case d.Kernel == stablehlo.NoKernel:
 		return false, d.Refused
-	case e.IsQuantized() && d.Regions != 0:
-		return false, "quantized element types in regions are not supported yet"
+	case e.IsQuantized() && (d.Name == "stablehlo.tuple" || d.Name == "stablehlo.get_tuple_element"):
+		return false, "quantized tuple elements are not supported yet"
 	case e.IsQuantized():
 		// Module.LowerQuant: stored as integers, computed as the spec's
 		// dequantize–compute–quantize.
@@ -1599,6 +1604,10 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 			return false, "not implemented on this element type"
 		}
 		if chloUnary[short] != "" && !chloComplexOps[short] && k.isComplex() {
+			return false, "not implemented on this element type"
+		}
+	case stablehlo.KernelExt:
+		if short == "fft" && k.isHalf() {
 			return false, "not implemented on this element type"
 		}
 	}
