@@ -959,6 +959,9 @@ func compareType(d DType, t ComparisonType) (ComparisonType, error) {
 // signaling NaNs order exactly.
 func totalOrderKey(d DType, v any) int64 {
 	b := ElemBits(d, v)
+	if d == F8E8M0FNU {
+		return int64(b) // no sign: the exponents in order, NaN last
+	}
 	sign := uint64(1) << (d.Bits() - 1)
 	mag := int64(b &^ sign)
 	if b&sign != 0 {

@@ -236,6 +236,36 @@ func sxNewCopier(dst, src *Literal) sxCopier {
 		return sxCopyInto(d, src)
 	case []BFloat16:
 		return sxCopyInto(d, src)
+	case []Int2:
+		return sxCopyInto(d, src)
+	case []Int4:
+		return sxCopyInto(d, src)
+	case []Uint2:
+		return sxCopyInto(d, src)
+	case []Uint4:
+		return sxCopyInto(d, src)
+	case []Float8E4M3FN:
+		return sxCopyInto(d, src)
+	case []Float8E5M2:
+		return sxCopyInto(d, src)
+	case []Float8E4M3FNUZ:
+		return sxCopyInto(d, src)
+	case []Float8E5M2FNUZ:
+		return sxCopyInto(d, src)
+	case []Float8E4M3B11FNUZ:
+		return sxCopyInto(d, src)
+	case []Float8E4M3:
+		return sxCopyInto(d, src)
+	case []Float8E3M4:
+		return sxCopyInto(d, src)
+	case []Float8E8M0FNU:
+		return sxCopyInto(d, src)
+	case []Float6E2M3FN:
+		return sxCopyInto(d, src)
+	case []Float6E3M2FN:
+		return sxCopyInto(d, src)
+	case []Float4E2M1FN:
+		return sxCopyInto(d, src)
 	case []float32:
 		return sxCopyInto(d, src)
 	case []float64:

@@ -111,6 +111,13 @@ func (a *sxAccum) store(l *Literal, i int) {
 	case []complex128:
 		d[i] = a.c
 	default:
+		if d := l.Type.DType; d.IsNarrowFloat() {
+			l.SetElem(i, FromFloat64(d, a.f))
+			return
+		} else if d.IsNarrow() {
+			l.SetElem(i, FromUint64(d, a.u))
+			return
+		}
 		panic(fmt.Sprintf("accumulator store into %T", l.Data))
 	}
 }
@@ -148,6 +155,9 @@ func sxF64At(l *Literal, i int) float64 {
 		return float64(d[i])
 	case []float64:
 		return d[i]
+	}
+	if d := l.Type.DType; d.IsNarrow() {
+		return ToFloat64(d, l.Elem(i))
 	}
 	panic(fmt.Sprintf("real read from %T", l.Data))
 }
@@ -188,6 +198,9 @@ func sxU64At(l *Literal, i int) uint64 {
 		return uint64(d[i])
 	case []uint64:
 		return d[i]
+	}
+	if d := l.Type.DType; d.IsNarrow() {
+		return uint64(ToInt64(d, l.Elem(i)))
 	}
 	panic(fmt.Sprintf("integer read from %T", l.Data))
 }

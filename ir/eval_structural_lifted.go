@@ -116,6 +116,36 @@ func sxGather(l *Literal, offs []int, base int, fill *Literal) *Literal {
 		data = sxGatherData(d, offs, base, fill)
 	case []BFloat16:
 		data = sxGatherData(d, offs, base, fill)
+	case []Int2:
+		data = sxGatherData(d, offs, base, fill)
+	case []Int4:
+		data = sxGatherData(d, offs, base, fill)
+	case []Uint2:
+		data = sxGatherData(d, offs, base, fill)
+	case []Uint4:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float8E4M3FN:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float8E5M2:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float8E4M3FNUZ:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float8E5M2FNUZ:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float8E4M3B11FNUZ:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float8E4M3:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float8E3M4:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float8E8M0FNU:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float6E2M3FN:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float6E3M2FN:
+		data = sxGatherData(d, offs, base, fill)
+	case []Float4E2M1FN:
+		data = sxGatherData(d, offs, base, fill)
 	case []float32:
 		data = sxGatherData(d, offs, base, fill)
 	case []float64:

@@ -15,13 +15,15 @@ import (
 // Elem is the set of Go element types a Literal can hold.
 type Elem interface {
 	bool | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
-		Float16 | BFloat16 | float32 | float64 | complex64 | complex128
+		Float16 | BFloat16 | float32 | float64 | complex64 | complex128 |
+		Int2 | Int4 | Uint2 | Uint4 | Float8E4M3FN | Float8E5M2 | Float8E4M3FNUZ | Float8E5M2FNUZ |
+		Float8E4M3B11FNUZ | Float8E4M3 | Float8E3M4 | Float8E8M0FNU | Float6E2M3FN | Float6E3M2FN | Float4E2M1FN
 }
 
 // DTypeOf is the element type whose Go representation is T.
 func DTypeOf[T Elem]() DType {
 	t := reflect.TypeFor[T]()
-	for _, d := range AllDTypes {
+	for _, d := range EveryDType {
 		if goElemTypes[d] == t {
 			return d
 		}
@@ -165,6 +167,15 @@ func mapSlice[S, T any](s []S, f func(S) T) []T {
 // the evaluator moves whole tensors through here.
 func buildData[W any](d DType, vals []W, toInt func(W) int64, toUint func(W) uint64,
 	toFloat func(W) float64, toComplex func(W) complex128, toBool func(W) bool) any {
+	if f, ok := narrowFormats[d]; ok {
+		return narrowSlice(d, len(vals), func(i int) uint64 { return f.Encode(toFloat(vals[i])) })
+	}
+	if d.IsNarrow() {
+		if d.IsSigned() {
+			return narrowSlice(d, len(vals), func(i int) uint64 { return uint64(toInt(vals[i])) })
+		}
+		return narrowSlice(d, len(vals), func(i int) uint64 { return toUint(vals[i]) })
+	}
 	switch d {
 	case Bool:
 		return mapSlice(vals, toBool)
@@ -235,6 +246,18 @@ func wideData[W any](l *Literal, fromInt func(int64) W, fromUint func(uint64) W,
 		return mapSlice(s, func(v complex64) W { return fromComplex(complex128(v)) })
 	case []complex128:
 		return mapSlice(s, fromComplex)
+	}
+	if d := narrowDTypeOfData(l.Data); d != InvalidDType {
+		bits, _ := narrowDataBits(l.Data)
+		return mapSlice(bits, func(b uint64) W {
+			switch {
+			case d.IsNarrowFloat():
+				return fromFloat(narrowFormats[d].Decode(b))
+			case d.IsSigned():
+				return fromInt(int64(b<<(64-d.Bits())) >> (64 - d.Bits()))
+			}
+			return fromUint(b & (1<<d.Bits() - 1))
+		})
 	}
 	panic(fmt.Sprintf("ir: literal data is %T, not a slice of an element type", l.Data))
 }
@@ -328,12 +351,18 @@ func ElemBits(d DType, v any) uint64 {
 	case complex64:
 		return uint64(math.Float32bits(real(x))) | uint64(math.Float32bits(imag(x)))<<32
 	}
+	if d.IsNarrow() {
+		return narrowElemBits(d, v)
+	}
 	panic(fmt.Sprintf("ir: ElemBits: %T has no 64-bit pattern", v))
 }
 
 // ElemFromBits is the inverse of ElemBits: the element of type d whose bit
 // pattern is the low d.Bits() bits of b (i1: b&1 != 0). c128 panics.
 func ElemFromBits(d DType, b uint64) any {
+	if d.IsNarrow() {
+		return narrowFromBits(d, b)
+	}
 	switch d {
 	case Bool:
 		return b&1 != 0
@@ -369,7 +398,7 @@ func (l *Literal) Bytes() []byte {
 			binenc.LittleEndian.PutUint64(p[8:], math.Float64bits(imag(c)))
 			continue
 		}
-		b := ElemBits(d, l.Elem(i))
+		b := ElemBits(d, l.Elem(i)) // si2, si4: the low bits, as ml_dtypes stores them
 		for k := range sz {
 			p[k] = byte(b >> (8 * k))
 		}

@@ -31,6 +31,9 @@ func dtypeFloatFormat(d DType) (expBits, mantBits int) {
 	case F64, C128:
 		return 11, 52
 	}
+	if f, ok := narrowFormats[d]; ok {
+		return f.Exp, f.Mant
+	}
 	panic(fmt.Sprintf("ir: %v is not a float type", d))
 }
 
@@ -73,6 +76,9 @@ func roundToDType(d DType, x float64) float64 {
 		return float64(float32(x)) // Go converts with one correct rounding
 	case F64:
 		return x
+	}
+	if f, ok := narrowFormats[d]; ok {
+		return f.Decode(f.Encode(x))
 	}
 	e, m := dtypeFloatFormat(d)
 	return RoundToFloatFormat(x, e, m)
@@ -158,6 +164,9 @@ func ToFloat64(d DType, v any) float64 {
 	case complex128:
 		return real(x)
 	}
+	if d.IsNarrow() {
+		return narrowToFloat64(d, v)
+	}
 	panic(fmt.Sprintf("ir: ToFloat64: %T is not an element value", v))
 }
 
@@ -201,6 +210,9 @@ func ToInt64(d DType, v any) int64 {
 	case uint64:
 		return int64(x)
 	}
+	if d.IsNarrow() && !d.IsNarrowFloat() {
+		return int64(ToFloat64(d, v)) // exact
+	}
 	return floatToInt64(ToFloat64(d, v))
 }
 
@@ -221,6 +233,9 @@ func ToUint64(d DType, v any) uint64 {
 	case bool, int8, int16, int32, int64:
 		return uint64(ToInt64(d, v))
 	}
+	if d.IsNarrow() && !d.IsNarrowFloat() {
+		return uint64(ToInt64(d, v))
+	}
 	return floatToUint64(ToFloat64(d, v))
 }
 
@@ -235,6 +250,9 @@ func ToBool(d DType, v any) bool {
 	case complex128:
 		return x != 0
 	case Float16, BFloat16, float32, float64:
+		return ToFloat64(d, v) != 0
+	}
+	if d.IsNarrow() {
 		return ToFloat64(d, v) != 0
 	}
 	return ToUint64(d, v) != 0
@@ -271,6 +289,9 @@ func floatToUint64(x float64) uint64 {
 // nearest even; integers truncate toward zero and saturate, NaN → 0; i1 is
 // x != 0; complex gets x as real part and +0 imaginary part.
 func FromFloat64(d DType, x float64) any {
+	if d.IsNarrow() {
+		return narrowFromFloat64(d, x)
+	}
 	switch d {
 	case Bool:
 		return x != 0
@@ -329,6 +350,9 @@ func FromComplex128(d DType, x complex128) any {
 // (two's complement), floats round once to nearest even (exactly, even for
 // |x| > 2^53, where float64(x) would round first), i1 is x != 0.
 func FromInt64(d DType, x int64) any {
+	if d.IsNarrow() && !d.IsNarrowFloat() {
+		return narrowFromBits(d, uint64(x))
+	}
 	switch d {
 	case Bool:
 		return x != 0

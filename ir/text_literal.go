@@ -29,6 +29,9 @@ import (
 // canonicalNaN is the quiet NaN with a zero payload and sign that "nan"
 // stands for, per float type.
 func canonicalNaN(d DType) uint64 {
+	if f, ok := narrowFormats[d]; ok {
+		return f.NaNCode()
+	}
 	switch d {
 	case F16:
 		return 0x7E00
@@ -42,6 +45,9 @@ func canonicalNaN(d DType) uint64 {
 
 // floatFromBits widens a float bit pattern of type d to float64 (exact).
 func floatFromBits(d DType, bits uint64) float64 {
+	if f, ok := narrowFormats[d]; ok {
+		return f.Decode(bits)
+	}
 	switch d {
 	case F16:
 		return float64(float16.Frombits(uint16(bits)).Float32())
@@ -83,6 +89,14 @@ func formatFloatText(d DType, bits uint64) string {
 	try := func(s string) bool {
 		b, err := parseFloatText(d, s)
 		return err == nil && b == bits
+	}
+	if _, ok := narrowFormats[d]; ok {
+		// Every value of a narrow float is a short binary fraction: its
+		// shortest float64 decimal is exact.
+		if s := withPoint(strconv.FormatFloat(v, 'g', -1, 64)); try(s) {
+			return s
+		}
+		return hexFloatBits(d, bits)
 	}
 	switch d {
 	case F64:
@@ -180,7 +194,7 @@ func parseFloatText(d DType, s string) (uint64, error) {
 		return 0, fmt.Errorf("bad %v value %s", d, s)
 	}
 	size := 32
-	if d == F64 {
+	if d == F64 || d.IsNarrowFloat() {
 		size = 64
 	}
 	v, err := strconv.ParseFloat(s, size)
@@ -188,7 +202,7 @@ func parseFloatText(d DType, s string) (uint64, error) {
 		return 0, fmt.Errorf("%v value %s is out of range", d, s)
 	}
 	b := roundFloatBits(d, v)
-	if math.IsInf(floatFromBits(d, b), 0) {
+	if r := floatFromBits(d, b); math.IsInf(r, 0) || r != r {
 		return 0, fmt.Errorf("%v value %s is out of range", d, s)
 	}
 	return b, nil
@@ -196,6 +210,9 @@ func parseFloatText(d DType, s string) (uint64, error) {
 
 // roundFloatBits rounds v to type d (to nearest even) and returns the bits.
 func roundFloatBits(d DType, v float64) uint64 {
+	if f, ok := narrowFormats[d]; ok {
+		return f.Encode(v)
+	}
 	switch d {
 	case F16:
 		return uint64(float16.Fromfloat32(float32(v)).Bits())
@@ -256,6 +273,16 @@ func formatElem(data any, i int) string {
 		v := data[i]
 		return cplx(F64, math.Float64bits(real(v)), math.Float64bits(imag(v)))
 	}
+	if d := narrowDTypeOfData(data); d != InvalidDType {
+		b := ElemBits(d, reflect.ValueOf(data).Index(i).Interface())
+		switch {
+		case d.IsNarrowFloat():
+			return formatFloatText(d, b)
+		case d.IsSigned():
+			return strconv.FormatInt(int64(b<<(64-d.Bits()))>>(64-d.Bits()), 10)
+		}
+		return strconv.FormatUint(b, 10)
+	}
 	return "?"
 }
 
@@ -299,6 +326,36 @@ func isSplat(l *Literal) bool {
 	case []Float16:
 		return allSame(data, same)
 	case []BFloat16:
+		return allSame(data, same)
+	case []Int2:
+		return allSame(data, same)
+	case []Int4:
+		return allSame(data, same)
+	case []Uint2:
+		return allSame(data, same)
+	case []Uint4:
+		return allSame(data, same)
+	case []Float8E4M3FN:
+		return allSame(data, same)
+	case []Float8E5M2:
+		return allSame(data, same)
+	case []Float8E4M3FNUZ:
+		return allSame(data, same)
+	case []Float8E5M2FNUZ:
+		return allSame(data, same)
+	case []Float8E4M3B11FNUZ:
+		return allSame(data, same)
+	case []Float8E4M3:
+		return allSame(data, same)
+	case []Float8E3M4:
+		return allSame(data, same)
+	case []Float8E8M0FNU:
+		return allSame(data, same)
+	case []Float6E2M3FN:
+		return allSame(data, same)
+	case []Float6E3M2FN:
+		return allSame(data, same)
+	case []Float4E2M1FN:
 		return allSame(data, same)
 	case []float32:
 		return allSame(data, math.Float32bits)

@@ -728,7 +728,7 @@ var irDTypes = map[stablehlo.ElementType]ir.DType{
 }
 
 func init() {
-	for _, d := range ir.AllDTypes {
+	for _, d := range ir.EveryDType {
 		irDTypes[stablehlo.ElementType(d.MLIR())] = d
 	}
 }
@@ -737,7 +737,7 @@ func irDType(e stablehlo.ElementType) (ir.DType, error) {
 	if d, ok := irDTypes[e]; ok {
 		return d, nil
 	}
-	return ir.InvalidDType, fmt.Errorf("element type %s is not supported (the IR has i1, i8 to i64, ui8 to ui64, f16, bf16, f32, f64, complex<f32> and complex<f64>)", e)
+	return ir.InvalidDType, fmt.Errorf("element type %s is not supported (the IR has i1, i2 to i64, ui2 to ui64, the f4, f6 and f8 types, f16, bf16, f32, f64, complex<f32> and complex<f64>)", e)
 }
 
 // checkType checks that an ir type is the StableHLO type t.

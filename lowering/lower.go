@@ -453,7 +453,7 @@ func tensorType(t ir.Type) (stablehlo.TensorType, error) {
 // elemType converts an element type: signed integers become signless iN,
 // unsigned ones uiN, c64 complex<f32> (DType.MLIR knows the spellings).
 func elemType(d ir.DType) (stablehlo.ElementType, error) {
-	for _, v := range ir.AllDTypes {
+	for _, v := range ir.EveryDType {
 		if v == d {
 			return stablehlo.ElementType(d.MLIR()), nil
 		}

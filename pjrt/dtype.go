@@ -64,6 +64,12 @@ var dtypeToBuffer = map[ir.DType]BufferType{
 	ir.U8: BufferU8, ir.U16: BufferU16, ir.U32: BufferU32, ir.U64: BufferU64,
 	ir.F16: BufferF16, ir.BF16: BufferBF16, ir.F32: BufferF32, ir.F64: BufferF64,
 	ir.C64: BufferC64, ir.C128: BufferC128,
+	// The narrow types, one element per byte (the value in the low bits,
+	// as ml_dtypes stores them). The f6 types have no PJRT buffer type.
+	ir.S2: BufferS2, ir.S4: BufferS4, ir.U2: BufferU2, ir.U4: BufferU4,
+	ir.F8E4M3FN: BufferF8E4M3FN, ir.F8E5M2: BufferF8E5M2, ir.F8E4M3FNUZ: BufferF8E4M3FNUZ,
+	ir.F8E5M2FNUZ: BufferF8E5M2FNUZ, ir.F8E4M3B11FNUZ: BufferF8E4M3B11FNUZ, ir.F8E4M3: BufferF8E4M3,
+	ir.F8E3M4: BufferF8E3M4, ir.F8E8M0FNU: BufferF8E8M0FNU, ir.F4E2M1FN: BufferF4E2M1FN,
 }
 
 // BufferTypeOf maps a Stela element type to PJRT's. Every valid ir.DType

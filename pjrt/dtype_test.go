@@ -25,7 +25,18 @@ func TestBufferTypeOf(t *testing.T) {
 	if _, err := BufferTypeOf(ir.InvalidDType); err == nil {
 		t.Error("BufferTypeOf(InvalidDType) succeeded")
 	}
-	for _, bt := range []BufferType{BufferInvalid, BufferF8E5M2, BufferS4, BufferTOKEN, BufferF4E2M1FN, 99} {
+	for d, bt := range map[ir.DType]BufferType{ir.S4: BufferS4, ir.U2: BufferU2, ir.F8E5M2: BufferF8E5M2, ir.F4E2M1FN: BufferF4E2M1FN} {
+		if got, err := BufferTypeOf(d); err != nil || got != bt {
+			t.Errorf("BufferTypeOf(%v) = %v, %v; want %v", d, got, err, bt)
+		}
+		if back, ok := bt.DType(); !ok || back != d {
+			t.Errorf("%v.DType() = %v, %v; want %v", bt, back, ok, d)
+		}
+	}
+	if _, err := BufferTypeOf(ir.F6E2M3FN); err == nil {
+		t.Error("BufferTypeOf(f6E2M3FN) succeeded: PJRT has no f6 buffer type")
+	}
+	for _, bt := range []BufferType{BufferInvalid, BufferTOKEN, 99} {
 		if d, ok := bt.DType(); ok {
 			t.Errorf("%v.DType() = %v, want none", bt, d)
 		}

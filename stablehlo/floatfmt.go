@@ -1,6 +1,7 @@
 package stablehlo
 
 import (
+	"github.com/stela-ml/stela/internal/minifloat"
 	"math"
 	"math/big"
 	"math/bits"
@@ -45,13 +46,24 @@ type floatSem struct {
 	name  string
 	p     int
 	ebits int
+	mini  *minifloat.Format // the 8-, 6- and 4-bit formats: their own rules
 }
 
+// miniSems are the semantics of the f8, f6 and f4 types.
+var miniSems = func() map[ElementType]*floatSem {
+	m := map[ElementType]*floatSem{}
+	for name, f := range minifloat.Formats {
+		f := f
+		m[ElementType(name)] = &floatSem{name: name, p: f.Mant + 1, ebits: f.Exp, mini: &f}
+	}
+	return m
+}()
+
 var (
-	semF16  = &floatSem{"f16", 11, 5}
-	semBF16 = &floatSem{"bf16", 8, 8}
-	semF32  = &floatSem{"f32", 24, 8}
-	semF64  = &floatSem{"f64", 53, 11}
+	semF16  = &floatSem{"f16", 11, 5, nil}
+	semBF16 = &floatSem{"bf16", 8, 8, nil}
+	semF32  = &floatSem{"f32", 24, 8, nil}
+	semF64  = &floatSem{"f64", 53, 11, nil}
 )
 
 // floatSemOf returns the semantics of a float element type the model
@@ -67,11 +79,17 @@ func floatSemOf(e ElementType) *floatSem {
 	case F64:
 		return semF64
 	}
-	return nil
+	return miniSems[e]
 }
 
-func (s *floatSem) bits() int  { return 1 + s.ebits + s.p - 1 }
-func (s *floatSem) bytes() int { return s.bits() / 8 }
+func (s *floatSem) bits() int {
+	if s.mini != nil {
+		return s.mini.Bits
+	}
+	return 1 + s.ebits + s.p - 1
+}
+
+func (s *floatSem) bytes() int { return (s.bits() + 7) / 8 }
 func (s *floatSem) emax() int  { return 1<<uint(s.ebits-1) - 1 }
 func (s *floatSem) emin() int  { return 1 - s.emax() }
 func (s *floatSem) fracMask() uint64 {
@@ -82,6 +100,20 @@ func (s *floatSem) expMask() uint64 { return 1<<uint(s.ebits) - 1 }
 // decode splits a bit pattern into sign, class and |v| = m * 2^e.
 // class: 0 zero, 1 finite nonzero, 2 infinity, 3 NaN.
 func (s *floatSem) decode(b uint64) (neg bool, class int, m uint64, e int) {
+	if s.mini != nil {
+		v := s.mini.Decode(b)
+		neg = math.Signbit(v)
+		switch {
+		case v != v:
+			return neg, 3, 1, 0
+		case math.IsInf(v, 0):
+			return neg, 2, 0, 0
+		case v == 0:
+			return neg, 0, 0, 0
+		}
+		fr, ex := math.Frexp(math.Abs(v))
+		return neg, 1, uint64(math.Ldexp(fr, 53)), ex - 53
+	}
 	neg = b>>uint(s.bits()-1)&1 == 1
 	ef := b >> uint(s.p-1) & s.expMask()
 	frac := b & s.fracMask()
@@ -106,6 +138,9 @@ func (s *floatSem) decode(b uint64) (neg bool, class int, m uint64, e int) {
 func (s *floatSem) toFloat64(b uint64) float64 {
 	if s == semF64 {
 		return math.Float64frombits(b)
+	}
+	if s.mini != nil {
+		return s.mini.Decode(b)
 	}
 	neg, class, m, e := s.decode(b)
 	var f float64
@@ -135,6 +170,9 @@ func (s *floatSem) fromFloat64(f float64) uint64 {
 	fb := math.Float64bits(f)
 	if s == semF64 {
 		return fb
+	}
+	if s.mini != nil {
+		return s.mini.Encode(f)
 	}
 	sign := fb >> 63 << uint(s.bits()-1)
 	if math.IsNaN(f) {

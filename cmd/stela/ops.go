@@ -267,6 +267,10 @@ func opsMarkdown() string {
 	b.WriteString("Evaluator: the importer turns the op into Stela IR, whose reference evaluator runs it. ")
 	b.WriteString("CPU plugin: the element types on which the code generator compiles the op (its element kinds, narrowed for the elementwise ops by their per-type rules), ")
 	b.WriteString("and the rest with the reason it refuses them (`stela check` exits 2 with `unsupported: ...`).\n\n")
+	b.WriteString("The narrow types: f4/f6/f8 (f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f8E4M3B11FNUZ, f8E4M3, f8E3M4, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN) ")
+	b.WriteString("and i2/i4/ui2/ui4 take one byte per element in buffers (the bit pattern in the low bits, the upper bits zero, as XLA's host literals and ml_dtypes hold them). ")
+	b.WriteString("The floats compute in f32 (f8E8M0FNU in f64) and round once, to nearest even, with each format's rules (internal/minifloat, checked against ml_dtypes on every code); ")
+	b.WriteString("the sub-byte integers compute as 8-bit integers and wrap. PJRT has no buffer type for f6E2M3FN and f6E3M2FN: the CPU plugin compiles them as intermediate values only.\n\n")
 	b.WriteString("| op | section | operands | element types | traits | evaluator | CPU plugin | CPU plugin refuses |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range hloRows() {

@@ -27,6 +27,13 @@
 // and numpy.save of an ml_dtypes.bfloat16 array gives a file Read takes as
 // bf16. Voids of other sizes are rejected.
 //
+// The narrow types (si2, si4, ui2, ui4, the f8, f6 and f4 types). numpy
+// has no descr for them either: ml_dtypes' int4, float8_e4m3fn, ... all
+// save as '<V1', one element per byte, the value in the low bits. Write
+// writes them as '|V1'; Read refuses a 1-byte void, which could be any of
+// them, and ReadAs (ReadFileAs) reads one as the type the caller names.
+// In Python, numpy.load(f).view(ml_dtypes.int4) recovers the values.
+//
 // Not supported, each rejected with an error naming the descr: structured
 // dtypes (a list as descr), strings, objects, datetimes, float128 and
 // complex256, and files pickled with allow_pickle. Read consumes exactly one

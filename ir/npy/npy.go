@@ -36,6 +36,9 @@ var descrs = map[string]ir.DType{
 // Descr returns the descr Write uses for an element type ("<f4", "|b1",
 // "<V2" for bf16), or "" for an invalid one.
 func Descr(d ir.DType) string {
+	if d.IsNarrow() {
+		return "|V1" // as ml_dtypes saves int4, float8_e4m3fn, ...
+	}
 	for k, v := range descrs {
 		if v == d {
 			if d.Size() == 1 {
@@ -69,8 +72,14 @@ func unsupported(s string) string {
 	}
 	switch s[0] {
 	case 'V':
+		if s == "V1" {
+			return "a 1-byte void is one of ml_dtypes' narrow types (int4, float8_e4m3fn, ...), which the file does not name: read it with ReadAs"
+		}
 		return "void types other than 2 bytes (bf16) are not supported"
 	case 'f', 'c':
+		if s == "f1" {
+			return "ml_dtypes saves float8_e5m2 as f1: read it with ReadAs"
+		}
 		return "float and complex sizes other than f2, f4, f8, c8, c16 are not supported"
 	case 'i', 'u', 'b':
 		return "integer or bool size not supported"
@@ -82,6 +91,17 @@ func unsupported(s string) string {
 		return "datetime arrays are not supported"
 	}
 	return "unknown element type"
+}
+
+// ReadFileAs reads one array of the narrow type d from a .npy file (see
+// ReadAs).
+func ReadFileAs(path string, d ir.DType) (*ir.Literal, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAs(bufio.NewReader(f), d)
 }
 
 // ReadFile reads one array from a .npy file.
@@ -116,7 +136,21 @@ type header struct {
 
 // Read reads one array from r and returns it as a literal. It reads exactly
 // the array's bytes, so arrays saved one after another read back in order.
-func Read(r io.Reader) (*ir.Literal, error) {
+func Read(r io.Reader) (*ir.Literal, error) { return read(r, ir.InvalidDType) }
+
+// ReadAs reads one array whose elements are of the narrow type d (si2,
+// si4, ui2, ui4, the f8, f6 and f4 types): numpy saves ml_dtypes' arrays
+// of those types as 1-byte voids ('<V1'), one element per byte, without
+// saying which type (float8_e5m2 as '<f1'). ReadAs takes a '<V1', '<f1',
+// '|u1' or '|i1' file as d.
+func ReadAs(r io.Reader, d ir.DType) (*ir.Literal, error) {
+	if !d.IsNarrow() {
+		return nil, fmt.Errorf("npy: ReadAs: %v is not a narrow type (use Read)", d)
+	}
+	return read(r, d)
+}
+
+func read(r io.Reader, narrow ir.DType) (*ir.Literal, error) {
 	var pre [8]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {
 		if err == io.EOF {
@@ -159,8 +193,16 @@ func Read(r io.Reader) (*ir.Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, big, err := DTypeOf(h.descr)
-	if err != nil {
+	var d ir.DType
+	var big bool
+	if narrow != ir.InvalidDType {
+		switch strings.TrimLeft(h.descr, "<>|=") {
+		case "V1", "u1", "i1", "f1": // ml_dtypes saves float8_e5m2 as <f1
+			d = narrow
+		default:
+			return nil, fmt.Errorf("npy: descr %q does not hold %v (want a 1-byte void, as ml_dtypes saves it)", h.descr, narrow)
+		}
+	} else if d, big, err = DTypeOf(h.descr); err != nil {
 		return nil, err
 	}
 	t := ir.TensorOf(d, h.shape...)
@@ -423,6 +465,10 @@ func decode(t ir.Type, b []byte) *ir.Literal {
 		data = eachOf(n, 16, b, func(p []byte) complex128 {
 			return complex(math.Float64frombits(le.Uint64(p)), math.Float64frombits(le.Uint64(p[8:])))
 		})
+	}
+	if t.DType.IsNarrow() {
+		l, _ := ir.LiteralFromBytes(t, b) // the length is checked
+		return l
 	}
 	return &ir.Literal{Type: t, Data: data}
 }

@@ -407,7 +407,7 @@ func expectation(op *stablehlo.Op) (e Expectation, isCheck bool, err error) {
 // DType maps a StableHLO element type to Stela's, through ir's own
 // spelling table (DType.MLIR): signless integers are read as signed.
 func DType(e stablehlo.ElementType) (ir.DType, error) {
-	for _, d := range ir.AllDTypes {
+	for _, d := range ir.EveryDType {
 		if d.MLIR() == string(e) {
 			return d, nil
 		}

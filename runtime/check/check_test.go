@@ -105,7 +105,7 @@ func TestPrepareRejects(t *testing.T) {
 		"malformed":   "func.func @main() {\n  %0 = stablehlo.add\n}",
 		"args":        "func.func @main(%arg0: tensor<f32>) {\n  return\n}",
 		"unknown":     "func.func @main() {\n  %0 = stablehlo.constant dense<1> : tensor<i32>\n  check.expect_weird %0, %0 : tensor<i32>\n  return\n}",
-		"quant":       "func.func @main() {\n  %0 = stablehlo.constant dense<1> : tensor<i4>\n  check.expect_eq_const %0, dense<1> : tensor<i4>\n  return\n}",
+		"type":        "func.func @main() {\n  %0 = stablehlo.constant dense<1.0> : tensor<tf32>\n  check.expect_eq_const %0, dense<1.0> : tensor<tf32>\n  return\n}",
 		"in-callee":   "func.func @h() {\n  %0 = stablehlo.constant dense<1> : tensor<i32>\n  check.expect_eq_const %0, dense<1> : tensor<i32>\n  return\n}\nfunc.func @main() {\n  call @h() : () -> ()\n  return\n}",
 		"no-entry-ok": "",
 	} {
@@ -191,7 +191,12 @@ func TestDTypeMapping(t *testing.T) {
 		}
 	}
 	var rej *Rejected
-	if _, err := DType("i4"); !errors.As(err, &rej) {
-		t.Errorf("DType(i4): %v, want a rejection", err)
+	if _, err := DType("tf32"); !errors.As(err, &rej) {
+		t.Errorf("DType(tf32): %v, want a rejection", err)
+	}
+	for e, want := range map[stablehlo.ElementType]ir.DType{"i4": ir.S4, "ui2": ir.U2, "f8E4M3FN": ir.F8E4M3FN, "f4E2M1FN": ir.F4E2M1FN} {
+		if got, err := DType(e); err != nil || got != want {
+			t.Errorf("DType(%s) = %v, %v; want %v", e, got, err, want)
+		}
 	}
 }

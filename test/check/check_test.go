@@ -172,6 +172,28 @@ var xlaKnown = map[string]xlaDiff{
 	"bitcast_convert_i1.mlir": {why: "XLA bitcasts i1 (PRED) as 8 bits, not the spec's 1", match: []string{
 		"must be less than or equal to dimension size (4) in slice operation; argument shape: pred[1,4]",
 	}},
+	// XLA's CPU backend moves f8 values through select, transpose and
+	// the like as floats, which rewrites NaN payloads (0x7E in f8E4M3
+	// comes out 0x7C); Stela and the evaluator move the bits. And it
+	// computes f8E8M0FNU in f32 with denormals-are-zero, so 2^-127 (an
+	// f32 subnormal) reads as 0, which is NaN in that type.
+	"types_f8.mlir": {why: "XLA rewrites f8 NaN payloads in data movement and reads f8E8M0FNU 2^-127 as 0 (DAZ)", match: []string{
+		"97: check.expect_eq_const: element [5]: actual 127, expected 126",
+		"117: check.expect_eq_const: element [7]: actual 127, expected 126",
+		"321: check.expect_eq_const: element [7]: actual 124, expected 126",
+		"380: check.expect_eq_const: element [7]: actual 120, expected 126",
+		"395: check.expect_eq_const: element [1]: actual 255, expected 0",
+	}},
+	// XLA counts the bits of an i4 in its sign-extended byte: popcnt(-8)
+	// is 5 there; the spec counts the operand's bits (1).
+	"types_subbyte_int.mlir": {why: "XLA's popcnt on i4 counts the sign extension", match: []string{
+		"168: check.expect_eq_const: element [0]: actual 5, expected 1",
+	}},
+	// jaxlib 0.10.2's CPU client aborts the process on these types.
+	"types_f6.mlir": {why: "jaxlib 0.10.2 aborts on f6 programs", match: []string{"XLA: XLA killed the process: signal: aborted"}},
+	// XLA's CPU backend converts the f4E2M1FN value 6.0 (its largest) to
+	// i32 as INT_MAX; every other f4 result agrees.
+	"types_f4.mlir": {why: "XLA converts f4E2M1FN 6.0 to i32 as INT_MAX", match: []string{"59: check.expect_eq_const: element [0]: actual 2147483647, expected 6"}},
 	"reduce_window_add.mlir": {why: "XLA does not fold the init value for padding and base-dilation holes", match: []string{
 		"element [0, 0]: actual -0.5, expected 2.5",
 	}},
@@ -425,7 +447,8 @@ func TestPassInputs(t *testing.T) {
 }
 
 // hoistConstants makes the constants of @main's body arguments of @main and
-// returns their values, in order.
+// returns their values, in order (not those of the f6 types, which PJRT
+// has no buffer type for).
 func hoistConstants(mlir []byte) ([]byte, []*ir.Literal, error) {
 	m, err := stablehlo.Parse(mlir)
 	if err != nil {
@@ -446,6 +469,10 @@ func hoistConstants(mlir []byte) ([]byte, []*ir.Literal, error) {
 		l, err := check.DenseToLiteral(d)
 		if err != nil {
 			return nil, nil, err
+		}
+		if _, err := pjrt.BufferTypeOf(l.Type.DType); err != nil {
+			ops = append(ops, op) // f6: PJRT has no buffer type for it
+			continue
 		}
 		c := op.Results[0]
 		f.Args = append(f.Args, stablehlo.Param{Type: c.Type})

@@ -138,9 +138,9 @@ func (b *fb) toI64(k elemKind, v value.Value) value.Value {
 	switch k {
 	case kBool:
 		return b.cur.NewZExt(v, types.I64)
-	case kI8, kI16, kI32:
+	case kI8, kI16, kI32, kI2, kI4:
 		return b.cur.NewSExt(v, types.I64)
-	case kU8, kU16, kU32:
+	case kU8, kU16, kU32, kU2, kU4:
 		return b.cur.NewZExt(v, types.I64)
 	}
 	return v

@@ -292,8 +292,13 @@ func (b *fb) addr(k elemKind, p value.Value, i value.Value) value.Value {
 func (b *fb) load(k elemKind, p value.Value, i value.Value) value.Value {
 	l := b.cur.NewLoad(k.mem(), b.addr(k, p, i))
 	l.Align = ir.Align(k.size())
-	if k == kBool {
+	switch {
+	case k == kBool:
 		return b.cur.NewICmp(enum.IPredNE, l, constant.NewInt(types.I8, 0))
+	case k.isSubByte():
+		return b.subNorm(k, l)
+	case k.isMini() && k.miniFormat().Bits < 8:
+		return b.cur.NewAnd(l, c8(1<<k.miniFormat().Bits-1))
 	}
 	return l
 }
@@ -302,6 +307,9 @@ func (b *fb) load(k elemKind, p value.Value, i value.Value) value.Value {
 func (b *fb) store(k elemKind, p value.Value, i value.Value, v value.Value) {
 	if k == kBool {
 		v = b.cur.NewZExt(v, types.I8)
+	}
+	if k.isSubByte() {
+		v = b.subLow(k, v) // the low bits, as ml_dtypes and XLA store them
 	}
 	s := b.cur.NewStore(v, b.addr(k, p, i))
 	s.Align = ir.Align(k.size())

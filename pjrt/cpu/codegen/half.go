@@ -69,6 +69,9 @@ func c16(v int64) constant.Constant { return constant.NewInt(types.I16, v) }
 // halfToF32 widens an f16/bf16 bit pattern to float, exactly. f16 NaNs
 // come out quiet (as x448/float16, which the evaluator uses, and F16C do).
 func (b *fb) halfToF32(k elemKind, x value.Value) value.Value {
+	if k.isMini() {
+		return b.miniToF32(k, x)
+	}
 	if k == kBF16 {
 		f := b.e.helper("stela.bf16.to.f32", types.Float, []types.Type{types.I16}, func(b *fb, a []value.Value) value.Value {
 			c := b.cur
@@ -99,6 +102,9 @@ func (b *fb) halfToF32(k elemKind, x value.Value) value.Value {
 // gives ±Inf, NaN stays a quiet NaN with its sign and top payload bits
 // (the evaluator's Float16FromFloat64/BFloat16FromFloat64 rule).
 func (b *fb) f32ToHalf(k elemKind, x value.Value) value.Value {
+	if k.isMini() {
+		return b.miniFromF32(k, x)
+	}
 	if k == kBF16 {
 		f := b.e.helper("stela.f32.to.bf16", types.I16, []types.Type{types.Float}, func(b *fb, a []value.Value) value.Value {
 			c := b.cur
@@ -158,6 +164,12 @@ func (b *fb) f64ToF32Odd(x value.Value) value.Value {
 // f64ToHalf rounds a double to f16/bf16 once. NaN is built from the
 // double's bits, as the evaluator does.
 func (b *fb) f64ToHalf(k elemKind, x value.Value) value.Value {
+	if k.isMini() {
+		// Round-to-odd onto f32 (24 bits, at least p+2 for every mini
+		// format) keeps the one rounding to nearest even correct; NaN
+		// stays NaN with its sign.
+		return b.miniFromF32(k, b.f64ToF32Odd(x))
+	}
 	name := "stela.f64.to." + k.mlir()
 	f := b.e.helper(name, types.I16, []types.Type{types.Double}, func(b *fb, a []value.Value) value.Value {
 		c := b.cur
@@ -248,7 +260,7 @@ func (b *fb) halfUnary(name string, k elemKind, x value.Value) (value.Value, err
 	case "real":
 		return x, nil // the same bits, as the evaluator's copy
 	case "imag":
-		return c16(0), nil
+		return b.f32ToHalf(k, floatConst(kF32, 0)), nil
 	case "rsqrt":
 		// In double and rounded once: correctly rounded (rsqrt.go).
 		return b.f64ToHalf(k, b.rsqrtViaF64(b.cur.NewFPExt(b.halfToF32(k, x), types.Double))), nil
@@ -263,8 +275,18 @@ func (b *fb) halfUnary(name string, k elemKind, x value.Value) (value.Value, err
 	return b.f32ToHalf(k, r), nil
 }
 
-// halfBinary computes a binary op on f16/bf16 in f32.
+// halfBinary computes a binary op on f16/bf16 in f32 (f8E8M0FNU, whose
+// range is f32's, in f64: a product or quotient must not underflow or
+// overflow before the one rounding).
 func (b *fb) halfBinary(name string, k elemKind, x, y value.Value) (value.Value, error) {
+	if k == kF8E8M0FNU {
+		wide := func(v value.Value) value.Value { return b.cur.NewFPExt(b.halfToF32(k, v), types.Double) }
+		r, err := b.binary(name, kF64, wide(x), wide(y))
+		if err != nil {
+			return nil, fmt.Errorf("%s is not defined on %s", name, k.mlir())
+		}
+		return b.f64ToHalf(k, r), nil
+	}
 	r, err := b.binary(name, kF32, b.halfToF32(k, x), b.halfToF32(k, y))
 	if err != nil {
 		return nil, fmt.Errorf("%s is not defined on %s", name, k.mlir())
@@ -275,6 +297,9 @@ func (b *fb) halfBinary(name string, k elemKind, x, y value.Value) (value.Value,
 // halfCompare compares f16/bf16 values: FLOAT on the exact f32 values,
 // TOTALORDER on the bit patterns.
 func (b *fb) halfCompare(dir, ct string, k elemKind, x, y value.Value) value.Value {
+	if ct == "TOTALORDER" && k.isMini() {
+		return b.compare(dir, "SIGNED", kI32, b.miniTotalOrderKey(k, x), b.miniTotalOrderKey(k, y))
+	}
 	if ct == "TOTALORDER" {
 		c := b.cur
 		key := func(v value.Value) value.Value {

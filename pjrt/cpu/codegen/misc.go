@@ -250,6 +250,11 @@ func (p *planner) bitcastConvert(n *node, op *stablehlo.Op, ins []*tval) ([]*tva
 		return nil, unsupportedf("bitcast_convert between i1 and %s", map[bool]string{true: x.elem.mlir(), false: r.elem.mlir()}[r.elem == kBool])
 	case isComplexKind(x.elem) != isComplexKind(r.elem):
 		return nil, fmt.Errorf("bitcast between complex and non-complex types is not allowed")
+	case x.elem.valueBits() < 8 || r.elem.valueBits() < 8:
+		if x.elem.valueBits() != r.elem.valueBits() || !slices.Equal(x.shape, r.shape) {
+			return nil, unsupportedf("bitcast_convert between %s and %s (sub-byte types bitcast only to the same width)", x.elem.mlir(), r.elem.mlir())
+		}
+		want = x.shape
 	case fw == tw:
 		want = x.shape
 	case tw < fw:
@@ -284,6 +289,9 @@ func (p *planner) reducePrecision(n *node, op *stablehlo.Op, ins []*tval) ([]*tv
 }
 
 func checkReducePrecision(attrs func(string) stablehlo.Attr, k elemKind) error {
+	if k.isMini() {
+		return unsupportedf("reduce_precision on %s (not implemented on the f8, f6 and f4 types)", k.mlir())
+	}
 	if _, _, ok := floatFormat(k); !ok {
 		return fmt.Errorf("element type %s is not allowed", k.mlir())
 	}
@@ -719,6 +727,11 @@ func (p *planner) chlo(n *node, op *stablehlo.Op, short string, ins []*tval) ([]
 		return nil, fmt.Errorf("has %d results, want 1", len(outs))
 	}
 	r := outs[0]
+	for _, in := range ins {
+		if narrowChloRefused(in.t.elem) {
+			return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the f8, f6, f4 and sub-byte integer types)", short, in.t.elem.mlir())
+		}
+	}
 	if short == "next_after" || short == "zeta" || short == "polygamma" {
 		if len(ins) != 2 || !ins[0].t.equal(ins[1].t) || !ins[0].t.equal(r) || !r.elem.isFloat() {
 			return nil, fmt.Errorf("want two float operands and a result of one type")
@@ -773,6 +786,9 @@ func (p *planner) chloBroadcastOp(n *node, op *stablehlo.Op, short string, ins [
 		return nil, fmt.Errorf("has %d operands and %d results, want %d and 1", len(ins), len(outs), want)
 	}
 	r := outs[0]
+	if !binaryOps[target] && target != "select" && target != "compare" && narrowChloRefused(ins[0].t.elem) {
+		return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the f8, f6, f4 and sub-byte integer types)", short, ins[0].t.elem.mlir())
+	}
 	bdims, hasDims := intArray(op.Attr("broadcast_dimensions"))
 	args := make([]*tval, len(ins))
 	for i, x := range ins {

@@ -528,6 +528,9 @@ func widensTo(from, to elemKind) bool {
 		}
 		return from.isUnsigned() && to.bits() > from.bits()
 	case from.isFloat() && to.isFloat():
+		if from.isMini() {
+			return to.bits() >= 32 // f8E8M0FNU's range is not f16's
+		}
 		return to.bits() > from.bits() || from.isHalf() && to.bits() >= 32
 	case from.isFloat() && to.isComplex():
 		return widensTo(from, to.part())
@@ -1442,7 +1445,7 @@ func checkScalarOp(op *stablehlo.Op, in []elemKind, out elemKind) error {
 	case "bitcast_convert":
 		// On scalars only the same width can fit (the spec adds or
 		// drops a dimension otherwise).
-		if len(in) != 1 || in[0].size() != out.size() || isComplexKind(in[0]) != isComplexKind(out) {
+		if len(in) != 1 || in[0].size() != out.size() || in[0].valueBits() != out.valueBits() || isComplexKind(in[0]) != isComplexKind(out) {
 			return bad()
 		}
 		if (in[0] == kBool) != (out == kBool) {
@@ -1594,12 +1597,18 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		return false, "element type not supported by the code generator yet"
 	}
 	short := d.Short()
+	if short == "reduce_precision" && k.isMini() {
+		return false, "reduce_precision is not implemented on the f8, f6 and f4 types"
+	}
 	switch d.Kernel {
 	case stablehlo.KernelUnary, stablehlo.KernelBinary:
 		if !elemOK(short, k) {
 			return false, "not implemented on this element type"
 		}
 	case stablehlo.KernelChlo:
+		if t := chloBroadcast[short]; (t == "" && short != "top_k" || t != "" && !binaryOps[t] && t != "select" && t != "compare") && narrowChloRefused(k) {
+			return false, "the chlo math functions are not implemented on the f8, f6, f4 and sub-byte integer types"
+		}
 		if t := chloBroadcast[short]; t != "" && binaryOps[t] && !elemOK(t, k) {
 			return false, "not implemented on this element type"
 		}

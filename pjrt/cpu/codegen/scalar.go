@@ -441,6 +441,12 @@ func (b *fb) elementwise(op string, attrs func(string) stablehlo.Attr, in []elem
 	case "reshape", "broadcast_in_dim", "optimization_barrier":
 		return args[0], nil
 	case "bitcast_convert": // same width (checkScalarOp)
+		if out.isSubByte() {
+			return b.subNorm(out, args[0]), nil
+		}
+		if out.isMini() && out.valueBits() < 8 {
+			return b.cur.NewAnd(args[0], c8(1<<out.valueBits()-1)), nil
+		}
 		if in[0].reg().Equal(out.reg()) {
 			return args[0], nil
 		}

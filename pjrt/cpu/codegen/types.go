@@ -99,6 +99,9 @@ func (k elemKind) mem() types.Type {
 
 // intOfSameWidth is the integer type whose bits hold a float of kind k.
 func (k elemKind) intOfSameWidth() *types.IntType {
+	if k.isMini() {
+		return types.I8
+	}
 	if k.isHalf() {
 		return types.I16
 	}

@@ -88,10 +88,14 @@ func extElemOf(e stablehlo.ElementType) (elemKind, bool) {
 	return 0, false
 }
 
-func (k elemKind) isSigned() bool   { return k == kI8 || k == kI16 || k == kI32 || k == kI64 }
-func (k elemKind) isUnsigned() bool { return k == kU8 || k == kU16 || k == kU32 || k == kU64 }
-func (k elemKind) isHalf() bool     { return k == kF16 || k == kBF16 }
-func (k elemKind) isComplex() bool  { return k == kC64 || k == kC128 }
+func (k elemKind) isSigned() bool {
+	return k == kI8 || k == kI16 || k == kI32 || k == kI64 || k == kI2 || k == kI4
+}
+func (k elemKind) isUnsigned() bool {
+	return k == kU8 || k == kU16 || k == kU32 || k == kU64 || k == kU2 || k == kU4
+}
+func (k elemKind) isHalf() bool    { return k == kF16 || k == kBF16 || k.isMini() }
+func (k elemKind) isComplex() bool { return k == kC64 || k == kC128 }
 
 // part is the kind of a complex kind's parts (k itself for other kinds).
 func (k elemKind) part() elemKind {
@@ -181,6 +185,12 @@ func elemOKExt(name string, k elemKind) (ok, handled bool) {
 // 64 bits are the real part's; the imaginary part is +0 (elemConst takes
 // the full 16 bytes).
 func scalarConstExt(k elemKind, bits uint64) (constant.Constant, bool) {
+	if k.isMini() {
+		return constant.NewInt(types.I8, int64(int8(bits))), true
+	}
+	if k.isSubByte() {
+		return subConst(k, bits), true
+	}
 	switch k {
 	case kI8, kU8:
 		return constant.NewInt(types.I8, int64(int8(bits))), true
@@ -224,6 +234,9 @@ func elemConst(k elemKind, raw []byte) constant.Constant {
 
 func (b *fb) unaryExt(name string, k elemKind, x value.Value) (v value.Value, handled bool, err error) {
 	switch {
+	case k.isSubByte():
+		v, err = b.subUnary(name, k, x)
+		return v, true, err
 	case k.isHalf():
 		v, err = b.halfUnary(name, k, x)
 		return v, true, err
@@ -245,6 +258,9 @@ func (b *fb) binaryExt(name string, k elemKind, x, y value.Value) (v value.Value
 			return nil, true, fmt.Errorf("complex is not defined on %s", k.mlir())
 		}
 		return b.mkComplex(complexOf(k), x, y), true, nil
+	case k.isSubByte():
+		v, err = b.subBinary(name, k, x, y)
+		return v, true, err
 	case k.isHalf():
 		v, err = b.halfBinary(name, k, x, y)
 		return v, true, err
@@ -282,6 +298,8 @@ func (b *fb) unsignedBinary(name string, k elemKind, x, y value.Value) (value.Va
 
 func (b *fb) compareExt(dir, ct string, k elemKind, x, y value.Value) (value.Value, bool) {
 	switch {
+	case k.isSubByte():
+		return b.compare(dir, ct, k.byteKind(), x, y), true
 	case k.isHalf():
 		return b.halfCompare(dir, ct, k, x, y), true
 	case k.isComplex():
@@ -297,6 +315,9 @@ func (b *fb) compareExt(dir, ct string, k elemKind, x, y value.Value) (value.Val
 // the spec says).
 func (b *fb) convertExt(from, to elemKind, x value.Value) (value.Value, bool) {
 	c := b.cur
+	if v, ok := b.subConvert(from, to, x); ok {
+		return v, true
+	}
 	switch {
 	case from == to:
 		return nil, false
@@ -431,6 +452,9 @@ func (b *fb) mismatchValues(k elemKind, a, x value.Value) (string, []value.Value
 		return "(" + vf + ", " + vf + ")", []value.Value{f64(p, ar), f64(p, ai), f64(p, xr), f64(p, xi)}
 	case k.isFloat():
 		vf := map[elemKind]string{kF16: "%.5g", kBF16: "%.4g", kF32: "%.9g", kF64: "%.17g"}[k]
+		if vf == "" {
+			vf = "%.4g" // the mini floats
+		}
 		return vf, []value.Value{f64(k, a), f64(k, x)}
 	case k.isUnsigned():
 		return "%llu", []value.Value{b.toI64(k, a), b.toI64(k, x)}
@@ -480,6 +504,9 @@ func (b *fb) ulpDist(k elemKind, a, x value.Value) value.Value {
 	fa, fx := a, x // float values for the NaN and finiteness tests
 	it := k.intOfSameWidth()
 	ba, bx := a, x
+	if k.isMini() {
+		ba, bx = b.miniULPBits(k, a), b.miniULPBits(k, x)
+	}
 	if k.isHalf() {
 		fa, fx = b.halfToF32(k, a), b.halfToF32(k, x)
 	} else {
@@ -499,7 +526,12 @@ func (b *fb) ulpDist(k elemKind, a, x value.Value) value.Value {
 	ma, mx := wide(cur.NewAnd(ba, mask)), wide(cur.NewAnd(bx, mask))
 	sameSign := cur.NewICmp(enum.IPredSGE, cur.NewXor(ba, bx), constant.NewInt(it, 0))
 	dSame := cur.NewSelect(cur.NewICmp(enum.IPredUGE, ma, mx), cur.NewSub(ma, mx), cur.NewSub(mx, ma))
-	dist := cur.NewSelect(sameSign, dSame, cur.NewAdd(ma, mx))
+	var dist value.Value = cur.NewSelect(sameSign, dSame, cur.NewAdd(ma, mx))
+	if k.isMini() {
+		if sh := 8 - k.miniFormat().Bits; sh > 0 {
+			dist = cur.NewLShr(dist, i64(int64(sh)))
+		}
+	}
 	inf := floatConst(fk, math.Inf(1))
 	finite := cur.NewAnd(
 		cur.NewFCmp(enum.FPredONE, b.intrinsic1("fabs", fk, fa), inf),

@@ -37,6 +37,14 @@ size_t stela_type_size(PJRT_Buffer_Type t) {
     case PJRT_Buffer_Type_F8E4M3:
     case PJRT_Buffer_Type_F8E3M4:
     case PJRT_Buffer_Type_F8E8M0FNU:
+    /* Sub-byte types: one element per byte, the value in the low bits
+       and the upper bits zero, as XLA's host literals and ml_dtypes hold
+       them (S4 -1 is 0x0F); programs ignore the upper bits of inputs. */
+    case PJRT_Buffer_Type_S4:
+    case PJRT_Buffer_Type_U4:
+    case PJRT_Buffer_Type_S2:
+    case PJRT_Buffer_Type_U2:
+    case PJRT_Buffer_Type_F4E2M1FN:
       return 1;
     case PJRT_Buffer_Type_S16:
     case PJRT_Buffer_Type_U16:
@@ -62,14 +70,6 @@ size_t stela_type_size(PJRT_Buffer_Type t) {
 PJRT_Error* stela_check_type(const char* fn, PJRT_Buffer_Type t) {
   if (stela_type_size(t) > 0) return NULL;
   switch (t) {
-    case PJRT_Buffer_Type_S4:
-    case PJRT_Buffer_Type_U4:
-    case PJRT_Buffer_Type_S2:
-    case PJRT_Buffer_Type_U2:
-    case PJRT_Buffer_Type_F4E2M1FN:
-      return stela_error(PJRT_Error_Code_UNIMPLEMENTED,
-                         "%s: element type %s is a sub-byte type, which the Stela CPU plugin does not support", fn,
-                         stela_type_name(t));
     case PJRT_Buffer_Type_TOKEN:
       return stela_error(PJRT_Error_Code_UNIMPLEMENTED,
                          "%s: element type TOKEN has no data; the Stela CPU plugin has no token buffers", fn);

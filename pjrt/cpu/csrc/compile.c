@@ -891,6 +891,13 @@ static PJRT_Buffer_Type parse_dtype(const char* s, size_t n) {
       /* StableHLO's signless spellings, read as signed. */
       {"i8", PJRT_Buffer_Type_S8},    {"i16", PJRT_Buffer_Type_S16},  {"i32", PJRT_Buffer_Type_S32},
       {"i64", PJRT_Buffer_Type_S64},
+      /* The narrow types, one element per byte (buffer.c). */
+      {"si2", PJRT_Buffer_Type_S2},   {"si4", PJRT_Buffer_Type_S4},   {"ui2", PJRT_Buffer_Type_U2},
+      {"ui4", PJRT_Buffer_Type_U4},   {"f8E4M3FN", PJRT_Buffer_Type_F8E4M3FN},
+      {"f8E5M2", PJRT_Buffer_Type_F8E5M2}, {"f8E4M3FNUZ", PJRT_Buffer_Type_F8E4M3FNUZ},
+      {"f8E5M2FNUZ", PJRT_Buffer_Type_F8E5M2FNUZ}, {"f8E4M3B11FNUZ", PJRT_Buffer_Type_F8E4M3B11FNUZ},
+      {"f8E4M3", PJRT_Buffer_Type_F8E4M3}, {"f8E3M4", PJRT_Buffer_Type_F8E3M4},
+      {"f8E8M0FNU", PJRT_Buffer_Type_F8E8M0FNU}, {"f4E2M1FN", PJRT_Buffer_Type_F4E2M1FN},
   };
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
     if (stela_name_is(s, n, names[i].name)) return names[i].type;
@@ -964,6 +971,11 @@ static PJRT_Error* parse_signature(const char* path, const char* sig, stela_prog
     const char* dt_end = sp2 ? sp2 : lend;
     stela_param q = {0};
     q.type = parse_dtype(dt, (size_t)(dt_end - dt));
+    if (q.type == PJRT_Buffer_Type_INVALID && dt_end - dt > 2 && dt[0] == 'f' && dt[1] == '6')
+      return stela_error(PJRT_Error_Code_UNIMPLEMENTED,
+                         "stela cpu compile: a parameter or result of element type %.*s: PJRT has no buffer type "
+                         "for the f6 types (they compile as intermediate values only)",
+                         (int)(dt_end - dt), dt);
     if (q.type == PJRT_Buffer_Type_INVALID) return BAD("unknown element type");
     q.esize = stela_type_size(q.type);
     q.dims = p->all_dims + used;

@@ -527,8 +527,10 @@ static const PJRT_Buffer_Type all_types[] = {
     PJRT_Buffer_Type_BF16, PJRT_Buffer_Type_C64,  PJRT_Buffer_Type_C128,   PJRT_Buffer_Type_F8E5M2,
     PJRT_Buffer_Type_F8E4M3FN, PJRT_Buffer_Type_F8E4M3B11FNUZ, PJRT_Buffer_Type_F8E5M2FNUZ,
     PJRT_Buffer_Type_F8E4M3FNUZ, PJRT_Buffer_Type_F8E4M3, PJRT_Buffer_Type_F8E3M4, PJRT_Buffer_Type_F8E8M0FNU,
+    PJRT_Buffer_Type_S4,   PJRT_Buffer_Type_U4,   PJRT_Buffer_Type_S2,     PJRT_Buffer_Type_U2,
+    PJRT_Buffer_Type_F4E2M1FN,
 };
-static const size_t all_sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 2, 8, 16, 1, 1, 1, 1, 1, 1, 1, 1};
+static const size_t all_sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 2, 8, 16, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
 static int on_ready_calls;
 static void on_ready(PJRT_Error* err, void* arg) {
@@ -655,7 +657,6 @@ static void test_buffers(void) {
   PJRT_Buffer* eb;
   EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_INVALID, src, dims, 2, NULL, &eb), PJRT_Error_Code_INVALID_ARGUMENT,
              "INVALID");
-  EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_S4, src, dims, 2, NULL, &eb), PJRT_Error_Code_UNIMPLEMENTED, "S4");
   EXPECT_ERR(to_device(c, NULL, PJRT_Buffer_Type_TOKEN, src, dims, 2, NULL, &eb), PJRT_Error_Code_UNIMPLEMENTED,
              "TOKEN");
   EXPECT_ERR(to_device(c, NULL, (PJRT_Buffer_Type)77, src, dims, 2, NULL, &eb), PJRT_Error_Code_INVALID_ARGUMENT,
