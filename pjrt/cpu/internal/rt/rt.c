@@ -355,12 +355,17 @@ typedef void (*cblas_dgemm_fn)(int, int, int, int, int, int, double, const doubl
 /* oneDNN's row-major GEMM: C = alpha op(A) op(B) + beta C. */
 typedef int (*dnnl_sgemm_fn)(char, char, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t,
                              float, float*, int64_t);
+/* The same with bf16 A and B (raw bits) and f32 accumulation and C. */
+typedef int (*dnnl_bf16_fn)(char, char, int64_t, int64_t, int64_t, float, const uint16_t*, int64_t, const uint16_t*,
+                            int64_t, float, float*, int64_t);
 
 static struct {
   pthread_once_t once;
   const char* name;
   char names[96];
   dnnl_sgemm_fn dnnl_sgemm;
+  dnnl_bf16_fn dnnl_bf16; /* set only where the CPU has bf16 dot products (AVX512-BF16, AMX-BF16) */
+  atomic_int bf16_off;    /* $STELA_CPU_BF16=off, or stela_rt_set_bf16(0): bf16 operands go to f32 */
   void (*omp_set_threads)(int);
   cblas_sgemm_fn sgemm;
   cblas_dgemm_fn dgemm;
@@ -368,6 +373,7 @@ static struct {
   pthread_mutex_t mu; /* one BLAS call (and thread-count change) at a time */
   int threads_set;
   bool avx2;
+  bool amx; /* AMX-BF16 */
   pthread_key_t pack_key;
   bool have_key;
   atomic_bool done; /* blas_init has run */
@@ -401,6 +407,18 @@ static void dnnl_search(void) {
     }
     blas.dnnl_sgemm = s;
     blas.omp_set_threads = set;
+    /* oneDNN's bf16 GEMM runs on any AVX-512 CPU, emulating the bf16 dot
+       product without AVX512-BF16 at about f32's speed (its products of
+       3 bf16 parts, below, would be slower than f32's); it is used only
+       where the CPU has the instructions. */
+    bool hw = false;
+#ifdef STELA_X86
+    hw = __builtin_cpu_supports("avx512bf16");
+#endif
+    if (hw) blas.dnnl_bf16 = (dnnl_bf16_fn)dlsym(h, "dnnl_gemm_bf16bf16f32");
+#ifdef STELA_X86
+    blas.amx = __builtin_cpu_supports("amx-bf16");
+#endif
     blas.name = libs[i];
     return;
   }
@@ -412,6 +430,8 @@ static void blas_search(void) {
   blas.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
   blas.have_key = pthread_key_create(&blas.pack_key, pack_free) == 0;
+  const char* bf = getenv("STELA_CPU_BF16");
+  if (bf != NULL && strcmp(bf, "off") == 0) atomic_store(&blas.bf16_off, 1);
   const char* env = getenv("STELA_CPU_BLAS");
   if (env != NULL && strcmp(env, "none") == 0) return;
   if (env == NULL || strcmp(env, "openblas") != 0) dnnl_search();
@@ -475,54 +495,71 @@ static void blas_leave(stela_pool* p) {
 static void gemm_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                      const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 
+/* C = alpha op(A) op(B) + beta C with bf16 operands (bf16A, bf16B)
+   converted to f32 first (below). */
+static void gemm_bf16_f32(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
+                          const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc);
+
 /* One product split into blocks of C: rows [b*step, ...) of C when
-   split_rows, else columns. */
+   split_rows, else columns. A and B are f32, or bf16 when bf16. */
 typedef struct {
   char ta, tb;
   int64_t M, N, K, lda, ldb, ldc, step;
   float alpha, beta;
-  const float *A, *B;
+  const char *A, *B;
   float* C;
-  bool split_rows;
+  bool split_rows, bf16;
 } dnnl_job;
 
 static void dnnl_block(void* ctx, int64_t begin, int64_t end) {
   dnnl_job* j = ctx;
   blas.omp_set_threads(1);
+  int64_t es = j->bf16 ? 2 : 4;
   for (int64_t b = begin; b < end; b++) {
     int64_t lo = b * j->step, hi = lo + j->step;
     int64_t total = j->split_rows ? j->M : j->N;
     if (hi > total) hi = total;
     if (lo >= hi) continue;
-    const float *A = j->A, *B = j->B;
+    const char *A = j->A, *B = j->B;
     float* C = j->C;
     int64_t M = j->M, N = j->N;
     if (j->split_rows) {
       /* Rows lo..hi of op(A): A's rows, or A's columns when transposed. */
-      A += j->ta == 'T' ? lo : lo * j->lda;
+      A += (j->ta == 'T' ? lo : lo * j->lda) * es;
       C += lo * j->ldc;
       M = hi - lo;
     } else {
-      B += j->tb == 'T' ? lo * j->ldb : lo;
+      B += (j->tb == 'T' ? lo * j->ldb : lo) * es;
       C += lo;
       N = hi - lo;
     }
-    if (blas.dnnl_sgemm(j->ta, j->tb, M, N, j->K, j->alpha, A, j->lda, B, j->ldb, j->beta, C, j->ldc) != 0) {
+    if (j->bf16) {
+      if (blas.dnnl_bf16(j->ta, j->tb, M, N, j->K, j->alpha, (const uint16_t*)A, j->lda, (const uint16_t*)B, j->ldb,
+                         j->beta, C, j->ldc) != 0) {
+        /* Refused (nothing written): in f32, on this thread. */
+        gemm_bf16_f32(j->ta == 'T', j->tb == 'T', true, true, M, N, j->K, j->alpha, A, j->lda, B, j->ldb, j->beta, C,
+                      j->ldc);
+      }
+    } else if (blas.dnnl_sgemm(j->ta, j->tb, M, N, j->K, j->alpha, (const float*)A, j->lda, (const float*)B, j->ldb,
+                               j->beta, C, j->ldc) != 0) {
       /* oneDNN refused the block (it writes nothing then): the runtime's
          own kernel computes it, on this thread. */
-      gemm_f32(j->ta == 'T', j->tb == 'T', M, N, j->K, j->alpha, A, j->lda, B, j->ldb, j->beta, C, j->ldc);
+      gemm_f32(j->ta == 'T', j->tb == 'T', M, N, j->K, j->alpha, (const float*)A, j->lda, (const float*)B, j->ldb,
+               j->beta, C, j->ldc);
     }
   }
 }
 
-/* dnnl_pool runs C = alpha op(A) op(B) + beta C as single-threaded
-   oneDNN products over blocks of C on the pool. */
-static void dnnl_pool(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
-                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+/* dnnl_run runs C = alpha op(A) op(B) + beta C as single-threaded
+   oneDNN products over blocks of C on the pool: blocks of rows when M >=
+   N, else of columns (so that a product of few rows, a decode step's
+   GEMV, reads its big operand once, each thread a share of its columns). */
+static void dnnl_run(bool bf16, int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha,
+                     const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   stela_pool* p = tls_pool;
   int threads = p != NULL ? p->threads : 1;
   dnnl_job j = {.ta = transA ? 'T' : 'N', .tb = transB ? 'T' : 'N', .M = M, .N = N, .K = K, .lda = lda, .ldb = ldb,
-                .ldc = ldc, .alpha = alpha, .beta = beta, .A = A, .B = B, .C = C, .split_rows = M >= N};
+                .ldc = ldc, .alpha = alpha, .beta = beta, .A = A, .B = B, .C = C, .split_rows = M >= N, .bf16 = bf16};
   /* Two blocks a thread (so that a thread the OS delays is made up for),
      of at least 64 rows or columns. */
   int64_t total = j.split_rows ? M : N;
@@ -536,6 +573,11 @@ static void dnnl_pool(int32_t transA, int32_t transB, int64_t M, int64_t N, int6
     return;
   }
   parallel_for(&j, dnnl_block, blocks, 1);
+}
+
+static void dnnl_pool(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  dnnl_run(false, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 /* ---- The runtime's own GEMM ---- */
@@ -696,6 +738,219 @@ static void rt_sgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
   blas_leave(p);
 }
 
+/* ---- bf16 operands (ABI version 6) ---- */
+
+static inline float bf16_to_f32(uint16_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static inline uint16_t f32_bits_hi(float x) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  return (uint16_t)(u >> 16);
+}
+
+/* split3 writes x as hi + mid + lo, three bf16 values whose sum is x
+   exactly for normal x (hi and mid are x and x - hi truncated to bf16's 8
+   significant bits, lo the remaining at most 8 bits; only a remainder
+   below f32's normal range loses bits). Inf and NaN go into hi whole. */
+static inline void split3(float x, uint16_t* hi, uint16_t* mid, uint16_t* lo) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  if ((u & 0x7f800000u) == 0x7f800000u) {
+    *hi = (uint16_t)((u >> 16) | ((u & 0x007fffffu) != 0 ? 0x0040u : 0)); /* NaN stays NaN */
+    *mid = *lo = 0;
+    return;
+  }
+  uint32_t hu = u & 0xffff0000u;
+  float hf, mf;
+  memcpy(&hf, &hu, 4);
+  float r = x - hf; /* exact: the low 16 bits of x's significand */
+  uint32_t ru;
+  memcpy(&ru, &r, 4);
+  uint32_t mu = ru & 0xffff0000u;
+  memcpy(&mf, &mu, 4);
+  float r2 = r - mf; /* exact, at most 8 significant bits */
+  *hi = (uint16_t)(hu >> 16);
+  *mid = (uint16_t)(mu >> 16);
+  *lo = f32_bits_hi(r2);
+}
+
+/* A matrix being converted: rows x cols elements at src with leading
+   dimension ld; f32 from bf16 into dst (ld cols), or, for split, f32
+   into three bf16 parts (of op(X): rows of dst are op(X)'s rows, part j
+   at dst + j*rows*cols). */
+typedef struct {
+  const void* src;
+  void* dst;
+  int64_t rows, cols, ld;
+  bool trans; /* split: op(X) = Xᵀ: src is cols x rows */
+} conv_job;
+
+static void widen_rows(void* ctx, int64_t begin, int64_t end) {
+  conv_job* j = ctx;
+  const uint16_t* s = j->src;
+  float* d = j->dst;
+  for (int64_t i = begin; i < end; i++)
+    for (int64_t c = 0; c < j->cols; c++) d[i * j->cols + c] = bf16_to_f32(s[i * j->ld + c]);
+}
+
+static void split_parts(void* ctx, int64_t begin, int64_t end) {
+  conv_job* j = ctx;
+  const float* s = j->src;
+  uint16_t* d = j->dst;
+  int64_t part = j->rows * j->cols;
+  for (int64_t i = begin; i < end; i++)
+    for (int64_t c = 0; c < j->cols; c++) {
+      float x = j->trans ? s[c * j->ld + i] : s[i * j->ld + c];
+      int64_t o = i * j->cols + c;
+      split3(x, &d[o], &d[part + o], &d[2 * part + o]);
+    }
+}
+
+static void run_rows(conv_job* j, void (*fn)(void*, int64_t, int64_t)) {
+  int64_t grain = 1 + (1 << 16) / (j->cols > 0 ? j->cols : 1);
+  parallel_for(j, fn, j->rows, grain);
+}
+
+static void gemm_bf16_f32(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
+                          const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  float *a = NULL, *b = NULL;
+  if (bf16A) {
+    conv_job j = {.src = A, .rows = ta ? K : M, .cols = ta ? M : K, .ld = lda};
+    a = malloc((size_t)(j.rows * j.cols) * 4 + 4);
+    j.dst = a;
+    if (a != NULL) run_rows(&j, widen_rows);
+    A = a, lda = j.cols;
+  }
+  if (bf16B) {
+    conv_job j = {.src = B, .rows = tb ? N : K, .cols = tb ? K : N, .ld = ldb};
+    b = malloc((size_t)(j.rows * j.cols) * 4 + 4);
+    j.dst = b;
+    if (b != NULL) run_rows(&j, widen_rows);
+    B = b, ldb = j.cols;
+  }
+  if ((bf16A && a == NULL) || (bf16B && b == NULL)) {
+    /* Out of memory: element by element. */
+    free(a);
+    free(b);
+    const uint16_t *ha = A, *hb = B;
+    const float *fa = A, *fb = B;
+    for (int64_t i = 0; i < M; i++)
+      for (int64_t n = 0; n < N; n++) {
+        float acc = 0;
+        for (int64_t k = 0; k < K; k++) {
+          int64_t ia = ta ? k * lda + i : i * lda + k, ib = tb ? n * ldb + k : k * ldb + n;
+          acc += (bf16A ? bf16_to_f32(ha[ia]) : fa[ia]) * (bf16B ? bf16_to_f32(hb[ib]) : fb[ib]);
+        }
+        C[i * ldc + n] = alpha * acc + (beta == 0 ? 0 : beta * C[i * ldc + n]);
+      }
+    return;
+  }
+  if (tls_nested || blas.dnnl_sgemm == NULL)
+    gemm_f32(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  else
+    rt_sgemm(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  free(a);
+  free(b);
+}
+
+/* The largest count of rows of an f32 operand (op(A)'s rows, op(B)'s
+   columns) that the bf16 path splits into parts; a product with more
+   converts its bf16 operand to f32 instead, unless the CPU has AMX. */
+#define SPLIT_MAX 256
+
+typedef struct {
+  const float* P; /* the parts' products */
+  float* C;
+  int64_t M, N, ldc, ldp, stride; /* part j of C[i][n] at P[i*ldp + n + j*stride] */
+  float alpha, beta;
+} sum_job;
+
+static void sum_rows(void* ctx, int64_t begin, int64_t end) {
+  sum_job* j = ctx;
+  for (int64_t i = begin; i < end; i++)
+    for (int64_t n = 0; n < j->N; n++) {
+      const float* p = j->P + i * j->ldp + n;
+      float v = j->alpha * ((p[2 * j->stride] + p[j->stride]) + p[0]);
+      float* c = &j->C[i * j->ldc + n];
+      *c = j->beta == 0 ? v : v + j->beta * *c;
+    }
+}
+
+/* rt_gemm_bf16: C = alpha op(A) op(B) + beta C, A and B f32 or (bf16A,
+   bf16B) bf16, products and sums in f32. Both bf16: oneDNN's bf16 GEMM
+   (on the pool as dnnl_run splits it). One bf16 (a bf16 weight times f32
+   activations): the f32 operand is split into three bf16 parts whose sum
+   is it exactly (split3) and stacked, so that one bf16 GEMM of 3x the
+   rows reads the bf16 operand once; C sums the three products. The
+   result is then as accurate as an f32 GEMM of the converted weight. Where
+   the bf16 GEMM is not used ($STELA_CPU_BF16=off, no AVX512-BF16, no
+   oneDNN, calls from inside a parallel region), bf16 operands are
+   converted to f32 and the product is rt_sgemm's. */
+static void rt_gemm_bf16(int32_t transA, int32_t transB, int32_t bf16A, int32_t bf16B, int64_t M, int64_t N, int64_t K,
+                         float alpha, const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C,
+                         int64_t ldc) {
+  if (M <= 0 || N <= 0) return;
+  pthread_once(&blas.once, blas_init);
+  if (!bf16A && !bf16B) {
+    rt_sgemm(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  bool native = K > 0 && blas.dnnl_bf16 != NULL && !atomic_load(&blas.bf16_off) && !tls_nested &&
+                fits_int(3 * M, 3 * N, K, lda, ldb, ldc);
+  int64_t rows = bf16A ? N : M; /* the f32 operand's rows, if any */
+  if (native && !(bf16A && bf16B) && rows > SPLIT_MAX && !blas.amx) native = false;
+  if (!native) {
+    gemm_bf16_f32(transA, transB, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  if (bf16A && bf16B) {
+    dnnl_run(true, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  /* parts: op(X) for the f32 operand X as `rows` rows of K, three times;
+     P: the product with the parts, three blocks of M rows (A f32) or of
+     N columns (B f32). */
+  uint16_t* parts = malloc((size_t)(3 * rows * K) * 2 + 2);
+  float* P = malloc((size_t)(3 * M * N) * 4 + 4);
+  if (parts == NULL || P == NULL) {
+    free(parts);
+    free(P);
+    gemm_bf16_f32(transA, transB, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  sum_job s = {.P = P, .C = C, .M = M, .N = N, .ldc = ldc, .alpha = alpha, .beta = beta};
+  if (!bf16A) {
+    /* op(A) is M x K: rows of A, or columns when transposed. */
+    conv_job j = {.src = A, .dst = parts, .rows = M, .cols = K, .ld = lda, .trans = transA != 0};
+    run_rows(&j, split_parts);
+    dnnl_run(true, 0, transB, 3 * M, N, K, 1, parts, K, B, ldb, 0, P, N);
+    s.ldp = N, s.stride = M * N;
+  } else {
+    /* op(B) is K x N; its columns are B's rows when transposed. */
+    conv_job j = {.src = B, .dst = parts, .rows = N, .cols = K, .ld = ldb, .trans = transB == 0};
+    run_rows(&j, split_parts);
+    dnnl_run(true, transA, 1, M, 3 * N, K, 1, A, lda, parts, K, 0, P, 3 * N);
+    s.ldp = 3 * N, s.stride = N;
+  }
+  parallel_for(&s, sum_rows, M, 1 + (1 << 14) / N);
+  free(parts);
+  free(P);
+}
+
+/* stela_rt_set_bf16 turns the bf16 GEMM off (0) or back on (1), as
+   $STELA_CPU_BF16=off does: for tests of the f32 path. Returns whether
+   bf16 products will use it (the CPU and oneDNN have it, and it is on). */
+int stela_rt_set_bf16(int on) {
+  pthread_once(&blas.once, blas_init);
+  atomic_store(&blas.bf16_off, on ? 0 : 1);
+  return on && blas.dnnl_bf16 != NULL;
+}
+
 static void rt_dgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
                      int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc) {
   if (M <= 0 || N <= 0) return;
@@ -717,6 +972,7 @@ void stela_rt_init(stela_rt* rt, int threads) {
   rt->parallel_for = parallel_for;
   rt->sgemm = rt_sgemm;
   rt->dgemm = rt_dgemm;
+  rt->gemm_bf16 = rt_gemm_bf16;
   stela_rt_init_collectives(rt);
   static _Atomic int32_t never; /* stays 0 */
   rt->cancel = &never;
