@@ -34,7 +34,9 @@ type emitter struct {
 	// usesCancel is set once a kernel reads the cancellation flag of
 	// version 4 of the runtime table (a while loop's back-edge).
 	usesCancel bool
-	collID     int
+	// usesBF16 is set once a kernel calls rt->gemm_bf16 (version 6).
+	usesBF16 bool
+	collID   int
 }
 
 // LLVM emits the program as an LLVM 14 IR module (text).

@@ -112,6 +112,9 @@ func (e *emitter) entry() error {
 		if e.usesColl {
 			want = 5 // coll_exchange_sized
 		}
+		if e.usesBF16 {
+			want = max(want, 6) // gemm_bf16
+		}
 		bad := b.f.NewBlock("bad_rt")
 		checkVersion := b.f.NewBlock("check_rt")
 		ok := b.f.NewBlock("rt_ok")
@@ -372,6 +375,8 @@ const (
 	// Version 5: coll_exchange with the buffers' sizes (collectives
 	// across processes).
 	rtCollExchangeSized = 15 // i32 (i8* rv, i64 self, i64 op_id, i8* op, i64* members, i64 n, i8** mine, i64* sizes, i64 k, i8** peers, i8* err)*
+	// Version 6: GEMM with bf16 operands (dot.go).
+	rtGemmBF16 = 16 // void (i32 ta, i32 tb, i32 bf16A, i32 bf16B, i64 M, i64 N, i64 K, float alpha, i8* A, i64 lda, i8* B, i64 ldb, float beta, float* C, i64 ldc)*
 )
 
 // cancelChecks says whether programs look at the cancellation flag (at
@@ -404,7 +409,9 @@ func (e *emitter) rtType() types.Type {
 		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, i8pp, types.I64, i8pp, types.I8Ptr)),
 		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, types.I8Ptr)),
 		types.NewPointer(types.I32),
-		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, i8pp, i64p, types.I64, i8pp, types.I8Ptr))))
+		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I64, types.I64, types.I8Ptr, i64p, types.I64, i8pp, i64p, types.I64, i8pp, types.I8Ptr)),
+		types.NewPointer(types.NewFunc(types.Void, types.I32, types.I32, types.I32, types.I32, types.I64, types.I64, types.I64,
+			types.Float, types.I8Ptr, types.I64, types.I8Ptr, types.I64, types.Float, types.NewPointer(types.Float), types.I64))))
 }
 
 // cancelFlag loads the address of the execution's cancellation flag from
