@@ -858,6 +858,216 @@ static void gemm_bf16_f32(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_
   free(b);
 }
 
+/* ---- Products of a few rows with a bf16 weight ---- */
+
+/* A decode step multiplies a few rows (S <= GEMV_MAX: the batch's
+   tokens) by big weights, reading each weight once: its speed is the
+   memory's. gemv_bf16 reads the bf16 weight W as it lies in memory,
+   widens each element to f32 (exact) and multiplies by the f32 rows X
+   (S x K, contiguous) with f32 FMAs: the result is the f32 product of the
+   converted weight, on any CPU (AVX2 where it has it), with no packing
+   of W (a bf16 GEMM library packs W on every call, which costs more than
+   the product here). The pool's threads each take blocks of W's output
+   columns (the "big" index b). out(s, b) is at C[s*css + b*csb]. */
+#define GEMV_MAX 16
+#define GEMV_NB 256 /* output columns of a block (k-major W) */
+
+typedef struct {
+  const float* X; /* S x K */
+  const uint16_t* W;
+  int64_t S, K, Nb, ldw;
+  bool nmajor; /* W(k, b) at W[b*ldw + k], else W[k*ldw + b] */
+  float* C;
+  int64_t css, csb;
+  float alpha, beta;
+} gemv_job;
+
+static inline void gemv_put(const gemv_job* j, int64_t s, int64_t b, float v) {
+  float* c = &j->C[s * j->css + b * j->csb];
+  v *= j->alpha;
+  *c = j->beta == 0 ? v : v + j->beta * *c;
+}
+
+#ifdef STELA_X86
+__attribute__((target("avx2,fma"))) static inline __m256 widen8(const uint16_t* p) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i*)p)), 16));
+}
+
+__attribute__((target("avx2,fma"))) static inline float hsum8(__m256 v) {
+  __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+  x = _mm_add_ss(x, _mm_movehdup_ps(x));
+  return _mm_cvtss_f32(x);
+}
+
+/* Columns [b0, b1) of a k-major W: rows of W are contiguous in b. */
+__attribute__((target("avx2,fma"))) static void gemv_kmajor_avx2(const gemv_job* j, int64_t b0, int64_t b1,
+                                                                 float* acc) {
+  int64_t nb = b1 - b0, S = j->S, K = j->K, nv = nb & ~(int64_t)7;
+  memset(acc, 0, (size_t)(S * GEMV_NB) * 4);
+  int64_t k = 0;
+  for (; k + 4 <= K; k += 4) {
+    const uint16_t* w = j->W + k * j->ldw + b0;
+    for (int64_t x = 0; x < nv; x += 8) {
+      __m256 w0 = widen8(w + x), w1 = widen8(w + j->ldw + x), w2 = widen8(w + 2 * j->ldw + x),
+             w3 = widen8(w + 3 * j->ldw + x);
+      for (int64_t s = 0; s < S; s++) {
+        const float* a = j->X + s * K + k;
+        float* c = acc + s * GEMV_NB + x;
+        __m256 v = _mm256_loadu_ps(c);
+        v = _mm256_fmadd_ps(_mm256_broadcast_ss(a), w0, v);
+        v = _mm256_fmadd_ps(_mm256_broadcast_ss(a + 1), w1, v);
+        v = _mm256_fmadd_ps(_mm256_broadcast_ss(a + 2), w2, v);
+        v = _mm256_fmadd_ps(_mm256_broadcast_ss(a + 3), w3, v);
+        _mm256_storeu_ps(c, v);
+      }
+    }
+    for (int64_t x = nv; x < nb; x++)
+      for (int64_t s = 0; s < S; s++) {
+        const float* a = j->X + s * K + k;
+        float v = acc[s * GEMV_NB + x];
+        for (int u = 0; u < 4; u++) v += a[u] * bf16_to_f32(w[u * j->ldw + x]);
+        acc[s * GEMV_NB + x] = v;
+      }
+  }
+  for (; k < K; k++) {
+    const uint16_t* w = j->W + k * j->ldw + b0;
+    for (int64_t s = 0; s < S; s++) {
+      float a = j->X[s * K + k];
+      for (int64_t x = 0; x < nb; x++) acc[s * GEMV_NB + x] += a * bf16_to_f32(w[x]);
+    }
+  }
+}
+
+/* Columns [b0, b1) of an n-major W: W's rows are contiguous in k. */
+__attribute__((target("avx2,fma"))) static void gemv_nmajor_avx2(const gemv_job* j, int64_t b0, int64_t b1) {
+  int64_t S = j->S, K = j->K, kv = K & ~(int64_t)7;
+  int64_t b = b0;
+  if (S == 1) {
+    /* Four rows of W at a time: four independent sums. */
+    for (; b + 4 <= b1; b += 4) {
+      const uint16_t* w = j->W + b * j->ldw;
+      __m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+      for (int64_t k = 0; k < kv; k += 8) {
+        __m256 a = _mm256_loadu_ps(j->X + k);
+        c0 = _mm256_fmadd_ps(a, widen8(w + k), c0);
+        c1 = _mm256_fmadd_ps(a, widen8(w + j->ldw + k), c1);
+        c2 = _mm256_fmadd_ps(a, widen8(w + 2 * j->ldw + k), c2);
+        c3 = _mm256_fmadd_ps(a, widen8(w + 3 * j->ldw + k), c3);
+      }
+      float v[4] = {hsum8(c0), hsum8(c1), hsum8(c2), hsum8(c3)};
+      for (int u = 0; u < 4; u++) {
+        for (int64_t k = kv; k < K; k++) v[u] += j->X[k] * bf16_to_f32(w[u * j->ldw + k]);
+        gemv_put(j, 0, b + u, v[u]);
+      }
+    }
+  }
+  for (; b < b1; b++) {
+    const uint16_t* w = j->W + b * j->ldw;
+    for (int64_t s0 = 0; s0 < S; s0 += 8) {
+      int64_t sn = S - s0 < 8 ? S - s0 : 8;
+      __m256 c[8];
+      for (int64_t s = 0; s < sn; s++) c[s] = _mm256_setzero_ps();
+      for (int64_t k = 0; k < kv; k += 8) {
+        __m256 wv = widen8(w + k);
+        for (int64_t s = 0; s < sn; s++) c[s] = _mm256_fmadd_ps(_mm256_loadu_ps(j->X + (s0 + s) * K + k), wv, c[s]);
+      }
+      for (int64_t s = 0; s < sn; s++) {
+        float v = hsum8(c[s]);
+        for (int64_t k = kv; k < K; k++) v += j->X[(s0 + s) * K + k] * bf16_to_f32(w[k]);
+        gemv_put(j, s0 + s, b, v);
+      }
+    }
+  }
+}
+#endif
+
+static void gemv_kmajor(const gemv_job* j, int64_t b0, int64_t b1, float* acc) {
+  int64_t nb = b1 - b0;
+  memset(acc, 0, (size_t)(j->S * GEMV_NB) * 4);
+  for (int64_t k = 0; k < j->K; k++) {
+    const uint16_t* w = j->W + k * j->ldw + b0;
+    for (int64_t s = 0; s < j->S; s++) {
+      float a = j->X[s * j->K + k];
+      for (int64_t x = 0; x < nb; x++) acc[s * GEMV_NB + x] += a * bf16_to_f32(w[x]);
+    }
+  }
+}
+
+static void gemv_nmajor(const gemv_job* j, int64_t b0, int64_t b1) {
+  for (int64_t b = b0; b < b1; b++)
+    for (int64_t s = 0; s < j->S; s++) {
+      float v = 0;
+      for (int64_t k = 0; k < j->K; k++) v += j->X[s * j->K + k] * bf16_to_f32(j->W[b * j->ldw + k]);
+      gemv_put(j, s, b, v);
+    }
+}
+
+/* gemv_blocks computes blocks [begin, end) of GEMV_NB columns. */
+static void gemv_blocks(void* ctx, int64_t begin, int64_t end) {
+  gemv_job* j = ctx;
+  int64_t b0 = begin * GEMV_NB, b1 = end * GEMV_NB;
+  if (b1 > j->Nb) b1 = j->Nb;
+  if (j->nmajor) {
+#ifdef STELA_X86
+    if (blas.avx2) {
+      gemv_nmajor_avx2(j, b0, b1);
+      return;
+    }
+#endif
+    gemv_nmajor(j, b0, b1);
+    return;
+  }
+  float acc[GEMV_MAX * GEMV_NB];
+  for (int64_t b = b0; b < b1; b += GEMV_NB) {
+    int64_t e = b + GEMV_NB < b1 ? b + GEMV_NB : b1;
+#ifdef STELA_X86
+    if (blas.avx2)
+      gemv_kmajor_avx2(j, b, e, acc);
+    else
+#endif
+      gemv_kmajor(j, b, e, acc);
+    for (int64_t s = 0; s < j->S; s++)
+      for (int64_t x = 0; x < e - b; x++) gemv_put(j, s, b + x, acc[s * GEMV_NB + x]);
+  }
+}
+
+/* gemv_bf16 runs C = alpha op(A) op(B) + beta C where one operand is a
+   bf16 weight and the other has at most GEMV_MAX rows (op(A), when B is
+   the bf16 one) or columns (op(B)); returns false when it does not
+   apply. */
+static bool gemv_bf16(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
+                      const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  gemv_job j = {.K = K, .C = C, .alpha = alpha, .beta = beta};
+  const void* x;
+  bool xbf, xtrans; /* the small operand: op(X) is S x K, X[s][k] at x[s*ld + k] (or x[k*ld + s] when xtrans) */
+  int64_t xld;
+  if (bf16B && M <= GEMV_MAX) {
+    j.S = M, j.Nb = N, j.W = B, j.ldw = ldb, j.nmajor = tb != 0, j.css = ldc, j.csb = 1;
+    x = A, xbf = bf16A, xtrans = ta != 0, xld = lda;
+  } else if (bf16A && N <= GEMV_MAX) {
+    /* Cᵀ = op(B)ᵀ op(A)ᵀ: the rows are op(B)'s columns. */
+    j.S = N, j.Nb = M, j.W = A, j.ldw = lda, j.nmajor = ta == 0, j.css = 1, j.csb = ldc;
+    x = B, xbf = bf16B, xtrans = tb == 0, xld = ldb;
+  } else {
+    return false;
+  }
+  float* X = malloc((size_t)(j.S * K) * 4 + 4);
+  if (X == NULL) return false;
+  for (int64_t s = 0; s < j.S; s++)
+    for (int64_t k = 0; k < K; k++) {
+      int64_t i = xtrans ? k * xld + s : s * xld + k;
+      X[s * K + k] = xbf ? bf16_to_f32(((const uint16_t*)x)[i]) : ((const float*)x)[i];
+    }
+  j.X = X;
+  int64_t blocks = (j.Nb + GEMV_NB - 1) / GEMV_NB;
+  /* A chunk of at least 256 KiB of W. */
+  int64_t grain = 1 + (256 << 10) / (GEMV_NB * 2 * (K > 0 ? K : 1));
+  parallel_for(&j, gemv_blocks, blocks, grain);
+  free(X);
+  return true;
+}
+
 /* The largest count of rows of an f32 operand (op(A)'s rows, op(B)'s
    columns) that the bf16 path splits into parts; a product with more
    converts its bf16 operand to f32 instead, unless the CPU has AMX. */
@@ -900,6 +1110,7 @@ static void rt_gemm_bf16(int32_t transA, int32_t transB, int32_t bf16A, int32_t 
     rt_sgemm(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   }
+  if (K > 0 && gemv_bf16(transA, transB, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
   bool native = K > 0 && blas.dnnl_bf16 != NULL && !atomic_load(&blas.bf16_off) && !tls_nested &&
                 fits_int(3 * M, 3 * N, K, lda, ldb, ldc);
   int64_t rows = bf16A ? N : M; /* the f32 operand's rows, if any */
