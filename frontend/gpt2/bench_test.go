@@ -3,6 +3,7 @@ package gpt2_test
 import (
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -14,7 +15,9 @@ import (
 // f32 weights and with bf16 weights (computed with f32 accumulation),
 // interleaved (rounds of steps of one, then of the other) so that a
 // shared machine's load falls on both alike, and reports the median
-// ms/token of each (f32-ms/token, bf16-ms/token) and their ratio.
+// ms/token of each (f32-ms/token, bf16-ms/token) and their ratio, and
+// the median CPU time per token of each (all the process's threads: on a
+// machine others load, the work done, which wall time hides).
 // STELA_CPU_BF16=off measures bf16 weights without the bf16 GEMM.
 func BenchmarkDecodeDType(b *testing.B) {
 	cfg := gpt2.Config{VocabSize: 50257, NPositions: 1024, NEmbd: 768, NLayer: 12, NHead: 12,
@@ -43,6 +46,12 @@ func BenchmarkDecodeDType(b *testing.B) {
 		ids[i] = r.IntN(cfg.VocabSize)
 	}
 	times := make([][]float64, len(models))
+	cpu := make([][]float64, len(models)) // CPU time (all threads) per step: less affected by other processes
+	cpuMS := func() float64 {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
+	}
 	b.ResetTimer()
 	for b.Loop() {
 		for i, m := range models {
@@ -52,11 +61,12 @@ func BenchmarkDecodeDType(b *testing.B) {
 			}
 			next := []int{1}
 			for range steps {
-				t0 := time.Now()
+				t0, c0 := time.Now(), cpuMS()
 				if _, err := m.Step(st, next); err != nil {
 					b.Fatal(err)
 				}
 				times[i] = append(times[i], float64(time.Since(t0))/1e6)
+				cpu[i] = append(cpu[i], cpuMS()-c0)
 			}
 			m.Release(st)
 		}
@@ -70,4 +80,6 @@ func BenchmarkDecodeDType(b *testing.B) {
 	b.ReportMetric(f, "f32-ms/token")
 	b.ReportMetric(h, "bf16-ms/token")
 	b.ReportMetric(f/h, "bf16-speedup")
+	b.ReportMetric(med(cpu[0]), "f32-cpu-ms/token")
+	b.ReportMetric(med(cpu[1]), "bf16-cpu-ms/token")
 }
