@@ -124,3 +124,63 @@ func TestDotBF16(t *testing.T) {
 		})
 	}
 }
+
+// TestDotBF16Widened: dot_general(bf16, bf16) -> f32 (f32 accumulation,
+// StableHLO's mixed precision), whose operands the planner widens, reads
+// the bf16 operands directly too, and gives the f32 product.
+func TestDotBF16Widened(t *testing.T) {
+	const M, K, N = 3, 40, 70
+	src := fmt.Sprintf(`func.func public @main(%%a: tensor<%dx%dxbf16>, %%b: tensor<%dx%dxbf16>) -> tensor<%dx%dxf32> {
+  %%0 = stablehlo.dot_general %%a, %%b, contracting_dims = [1] x [1] : (tensor<%dx%dxbf16>, tensor<%dx%dxbf16>) -> tensor<%dx%dxf32>
+  return %%0 : tensor<%dx%dxf32>
+}`, M, K, N, K, M, N, M, K, N, K, M, N, M, N)
+	m, err := stablehlo.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := codegen.Plan(m, codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ll, err := prog.LLVM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(convertKernel.FindAll(ll, -1)); n != 0 {
+		t.Errorf("%d convert kernels, want 0", n)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	rnd := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = r.NormFloat64()
+		}
+		return v
+	}
+	a := ir.LiteralFromFloat64s(ir.TensorOf(ir.BF16, M, K), rnd(M*K))
+	b := ir.LiteralFromFloat64s(ir.TensorOf(ir.BF16, N, K), rnd(N*K))
+	av, bv := a.Float64s(), b.Float64s() // the values as rounded to bf16
+	p := compile(t, src)
+	defer rt.SetBF16(true)
+	for _, on := range []bool{true, false} {
+		rt.SetBF16(on)
+		got, rc, msg := p.run(t, a, b)
+		if rc != 0 {
+			t.Fatal(msg)
+		}
+		g := got[0].Float64s()
+		for i := range M {
+			for j := range N {
+				s, mag := 0.0, 0.0
+				for k := range K {
+					s += av[i*K+k] * bv[j*K+k]
+					mag += math.Abs(av[i*K+k] * bv[j*K+k])
+				}
+				bound := float64(K+1)*0x1p-24*mag + 0x1p-24*math.Abs(s)
+				if e := math.Abs(g[i*N+j] - s); !(e <= bound) {
+					t.Fatalf("bf16 GEMM %v: C[%d,%d] = %v, want %v (bound %g)", on, i, j, g[i*N+j], s, bound)
+				}
+			}
+		}
+	}
+}
