@@ -29,7 +29,10 @@
  * sets of threads on the same CPUs, each spinning while the other works),
  * the runtime splits a product into blocks of rows (or columns) of C and
  * runs one single-threaded dnnl_sgemm per block on the pool's threads
- * (omp_set_num_threads(1), which is per calling thread).
+ * (omp_set_num_threads(1), which is per calling thread); products of
+ * DNNL_OMP_FLOPS or more run as one dnnl_sgemm on OpenMP threads as many
+ * as the pool's, the pool held idle (dnnl_run).
+ * bf16 operands (gemm_bf16, ABI version 6): see rt_gemm_bf16.
  * A BLAS call holds the pool's `use` mutex (waiting for it), so that the
  * pool's threads and the library's never run at once, and runs with the
  * library's thread count set to the pool's size (openblas_set_num_threads,
