@@ -894,6 +894,9 @@ static void gemm_bf16_f32(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_
    the product here). The pool's threads each take blocks of W's output
    columns (the "big" index b). out(s, b) is at C[s*css + b*csb]. */
 #define GEMV_MAX 16
+#ifndef GEMV_NPF
+#define GEMV_NPF 8 /* rows of an n-major W prefetched ahead */
+#endif
 #ifndef GEMV_PF
 #define GEMV_PF 8 /* rows of a k-major W prefetched ahead */
 #endif
@@ -984,7 +987,17 @@ __attribute__((target("avx2,fma"))) static void gemv_nmajor_avx2(const gemv_job*
     for (; b + 4 <= b1; b += 4) {
       const uint16_t* w = j->W + b * j->ldw;
       __m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+      /* The rows GEMV_NPF ahead (a row is too short a run for the
+         hardware prefetcher to ramp up on, and four at a time look like
+         four streams that jump). */
+      const uint16_t* pf = b + GEMV_NPF + 4 <= b1 ? w + GEMV_NPF * j->ldw : NULL;
       for (int64_t k = 0; k < kv; k += 8) {
+        if (pf != NULL && (k & 31) == 0) {
+          _mm_prefetch((const char*)(pf + k), _MM_HINT_T0);
+          _mm_prefetch((const char*)(pf + j->ldw + k), _MM_HINT_T0);
+          _mm_prefetch((const char*)(pf + 2 * j->ldw + k), _MM_HINT_T0);
+          _mm_prefetch((const char*)(pf + 3 * j->ldw + k), _MM_HINT_T0);
+        }
         __m256 a = _mm256_loadu_ps(j->X + k);
         c0 = _mm256_fmadd_ps(a, widen8(w + k), c0);
         c1 = _mm256_fmadd_ps(a, widen8(w + j->ldw + k), c1);
