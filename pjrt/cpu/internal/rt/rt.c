@@ -368,6 +368,7 @@ static struct {
   char names[96];
   dnnl_sgemm_fn dnnl_sgemm;
   dnnl_bf16_fn dnnl_bf16; /* set only where the CPU has bf16 dot products (AVX512-BF16, AMX-BF16) */
+  bool gemv_f32_off;       /* $STELA_CPU_GEMV=off: f32 products of few rows go to the library */
   bool dnnl_pool_only;     /* $STELA_CPU_DNNL=pool: every product in blocks on the pool */
   atomic_int bf16_off;    /* $STELA_CPU_BF16=off, or stela_rt_set_bf16(0): bf16 operands go to f32 */
   void (*omp_set_threads)(int);
@@ -434,6 +435,8 @@ static void blas_search(void) {
   blas.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
   blas.have_key = pthread_key_create(&blas.pack_key, pack_free) == 0;
+  const char* gv = getenv("STELA_CPU_GEMV");
+  blas.gemv_f32_off = gv != NULL && strcmp(gv, "off") == 0;
   const char* dp = getenv("STELA_CPU_DNNL");
   blas.dnnl_pool_only = dp != NULL && strcmp(dp, "pool") == 0;
   const char* bf = getenv("STELA_CPU_BF16");
@@ -744,10 +747,14 @@ void stela_dgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
   gemm_f64(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+static bool gemv_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+                     const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+
 static void rt_sgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   if (M <= 0 || N <= 0) return;
   pthread_once(&blas.once, blas_init);
+  if (K > 0 && !tls_nested && gemv_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
   if (K > 0 && blas.dnnl_sgemm != NULL && !tls_nested) {
     dnnl_pool(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
@@ -903,7 +910,8 @@ static void gemm_bf16_f32(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_
 
 typedef struct {
   const float* X; /* S x K */
-  const uint16_t* W;
+  const void* W;
+  bool wf32; /* W is f32, else bf16 */
   int64_t S, K, Nb, ldw;
   int64_t nb; /* output columns of a block */
   bool nmajor; /* W(k, b) at W[b*ldw + k], else W[k*ldw + b] */
@@ -911,6 +919,11 @@ typedef struct {
   int64_t css, csb;
   float alpha, beta;
 } gemv_job;
+
+/* Element i of W, as f32. */
+static inline float wget(const void* W, int64_t i, bool wf) {
+  return wf ? ((const float*)W)[i] : bf16_to_f32(((const uint16_t*)W)[i]);
+}
 
 static inline void gemv_put(const gemv_job* j, int64_t s, int64_t b, float v) {
   float* c = &j->C[s * j->css + b * j->csb];
@@ -930,26 +943,32 @@ __attribute__((target("avx2,fma"))) static inline float hsum8(__m256 v) {
   return _mm_cvtss_f32(x);
 }
 
-/* Columns [b0, b1) of a k-major W: rows of W are contiguous in b. */
-__attribute__((target("avx2,fma"))) static void gemv_kmajor_avx2(const gemv_job* j, int64_t b0, int64_t b1,
-                                                                 float* acc) {
-  int64_t nb = b1 - b0, S = j->S, K = j->K, nv = nb & ~(int64_t)7;
+/* 8 elements of W from element i on, as f32. */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256 wload8(const void* W, int64_t i, bool wf) {
+  return wf ? _mm256_loadu_ps((const float*)W + i) : widen8((const uint16_t*)W + i);
+}
+
+/* Columns [b0, b1) of a k-major W: rows of W are contiguous in b. W(k,
+   b) is element k*ldw + b. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void gemv_kmajor_body(const gemv_job* j, int64_t b0,
+                                                                                      int64_t b1, float* acc, bool wf) {
+  int64_t nb = b1 - b0, S = j->S, K = j->K, nv = nb & ~(int64_t)7, ld = j->ldw, es = wf ? 4 : 2;
   memset(acc, 0, (size_t)(S * j->nb) * 4);
   int64_t k = 0;
   for (; k + 4 <= K; k += 4) {
-    const uint16_t* w = j->W + k * j->ldw + b0;
+    int64_t w = k * ld + b0; /* element index of W(k, b0) */
     /* The rows GEMV_PF ahead: each row's run is short for the hardware
        prefetcher to ramp up on. */
-    const uint16_t* pf = k + GEMV_PF + 4 <= K ? w + GEMV_PF * j->ldw : NULL;
+    const char* pf = k + GEMV_PF + 4 <= K ? (const char*)j->W + (w + GEMV_PF * ld) * es : NULL;
     for (int64_t x = 0; x < nv; x += 8) {
-      if (pf != NULL && (x & 31) == 0) {
-        _mm_prefetch((const char*)(pf + x), _MM_HINT_T0);
-        _mm_prefetch((const char*)(pf + j->ldw + x), _MM_HINT_T0);
-        _mm_prefetch((const char*)(pf + 2 * j->ldw + x), _MM_HINT_T0);
-        _mm_prefetch((const char*)(pf + 3 * j->ldw + x), _MM_HINT_T0);
+      if (pf != NULL && ((x * es) & 63) == 0) {
+        _mm_prefetch(pf + x * es, _MM_HINT_T0);
+        _mm_prefetch(pf + (ld + x) * es, _MM_HINT_T0);
+        _mm_prefetch(pf + (2 * ld + x) * es, _MM_HINT_T0);
+        _mm_prefetch(pf + (3 * ld + x) * es, _MM_HINT_T0);
       }
-      __m256 w0 = widen8(w + x), w1 = widen8(w + j->ldw + x), w2 = widen8(w + 2 * j->ldw + x),
-             w3 = widen8(w + 3 * j->ldw + x);
+      __m256 w0 = wload8(j->W, w + x, wf), w1 = wload8(j->W, w + ld + x, wf), w2 = wload8(j->W, w + 2 * ld + x, wf),
+             w3 = wload8(j->W, w + 3 * ld + x, wf);
       for (int64_t s = 0; s < S; s++) {
         const float* a = j->X + s * K + k;
         float* c = acc + s * j->nb + x;
@@ -965,69 +984,87 @@ __attribute__((target("avx2,fma"))) static void gemv_kmajor_avx2(const gemv_job*
       for (int64_t s = 0; s < S; s++) {
         const float* a = j->X + s * K + k;
         float v = acc[s * j->nb + x];
-        for (int u = 0; u < 4; u++) v += a[u] * bf16_to_f32(w[u * j->ldw + x]);
+        for (int u = 0; u < 4; u++) v += a[u] * wget(j->W, w + u * ld + x, wf);
         acc[s * j->nb + x] = v;
       }
   }
   for (; k < K; k++) {
-    const uint16_t* w = j->W + k * j->ldw + b0;
+    int64_t w = k * ld + b0;
     for (int64_t s = 0; s < S; s++) {
       float a = j->X[s * K + k];
-      for (int64_t x = 0; x < nb; x++) acc[s * j->nb + x] += a * bf16_to_f32(w[x]);
+      for (int64_t x = 0; x < nb; x++) acc[s * j->nb + x] += a * wget(j->W, w + x, wf);
     }
   }
 }
 
-/* Columns [b0, b1) of an n-major W: W's rows are contiguous in k. */
-__attribute__((target("avx2,fma"))) static void gemv_nmajor_avx2(const gemv_job* j, int64_t b0, int64_t b1) {
-  int64_t S = j->S, K = j->K, kv = K & ~(int64_t)7;
+/* Columns [b0, b1) of an n-major W: W's rows are contiguous in k. W(k, b)
+   is element b*ldw + k. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void gemv_nmajor_body(const gemv_job* j, int64_t b0,
+                                                                                      int64_t b1, bool wf) {
+  int64_t S = j->S, K = j->K, kv = K & ~(int64_t)7, ld = j->ldw, es = wf ? 4 : 2;
   int64_t b = b0;
   if (S == 1) {
     /* Four rows of W at a time: four independent sums. */
     for (; b + 4 <= b1; b += 4) {
-      const uint16_t* w = j->W + b * j->ldw;
+      int64_t w = b * ld;
       __m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
       /* The rows GEMV_NPF ahead (a row is too short a run for the
          hardware prefetcher to ramp up on, and four at a time look like
          four streams that jump). */
-      const uint16_t* pf = b + GEMV_NPF + 4 <= b1 ? w + GEMV_NPF * j->ldw : NULL;
+      const char* pf = b + GEMV_NPF + 4 <= b1 ? (const char*)j->W + (w + GEMV_NPF * ld) * es : NULL;
       for (int64_t k = 0; k < kv; k += 8) {
-        if (pf != NULL && (k & 31) == 0) {
-          _mm_prefetch((const char*)(pf + k), _MM_HINT_T0);
-          _mm_prefetch((const char*)(pf + j->ldw + k), _MM_HINT_T0);
-          _mm_prefetch((const char*)(pf + 2 * j->ldw + k), _MM_HINT_T0);
-          _mm_prefetch((const char*)(pf + 3 * j->ldw + k), _MM_HINT_T0);
+        if (pf != NULL && ((k * es) & 63) == 0) {
+          _mm_prefetch(pf + k * es, _MM_HINT_T0);
+          _mm_prefetch(pf + (ld + k) * es, _MM_HINT_T0);
+          _mm_prefetch(pf + (2 * ld + k) * es, _MM_HINT_T0);
+          _mm_prefetch(pf + (3 * ld + k) * es, _MM_HINT_T0);
         }
         __m256 a = _mm256_loadu_ps(j->X + k);
-        c0 = _mm256_fmadd_ps(a, widen8(w + k), c0);
-        c1 = _mm256_fmadd_ps(a, widen8(w + j->ldw + k), c1);
-        c2 = _mm256_fmadd_ps(a, widen8(w + 2 * j->ldw + k), c2);
-        c3 = _mm256_fmadd_ps(a, widen8(w + 3 * j->ldw + k), c3);
+        c0 = _mm256_fmadd_ps(a, wload8(j->W, w + k, wf), c0);
+        c1 = _mm256_fmadd_ps(a, wload8(j->W, w + ld + k, wf), c1);
+        c2 = _mm256_fmadd_ps(a, wload8(j->W, w + 2 * ld + k, wf), c2);
+        c3 = _mm256_fmadd_ps(a, wload8(j->W, w + 3 * ld + k, wf), c3);
       }
       float v[4] = {hsum8(c0), hsum8(c1), hsum8(c2), hsum8(c3)};
       for (int u = 0; u < 4; u++) {
-        for (int64_t k = kv; k < K; k++) v[u] += j->X[k] * bf16_to_f32(w[u * j->ldw + k]);
+        for (int64_t k = kv; k < K; k++) v[u] += j->X[k] * wget(j->W, w + u * ld + k, wf);
         gemv_put(j, 0, b + u, v[u]);
       }
     }
   }
   for (; b < b1; b++) {
-    const uint16_t* w = j->W + b * j->ldw;
+    int64_t w = b * ld;
     for (int64_t s0 = 0; s0 < S; s0 += 8) {
       int64_t sn = S - s0 < 8 ? S - s0 : 8;
       __m256 c[8];
       for (int64_t s = 0; s < sn; s++) c[s] = _mm256_setzero_ps();
       for (int64_t k = 0; k < kv; k += 8) {
-        __m256 wv = widen8(w + k);
+        __m256 wv = wload8(j->W, w + k, wf);
         for (int64_t s = 0; s < sn; s++) c[s] = _mm256_fmadd_ps(_mm256_loadu_ps(j->X + (s0 + s) * K + k), wv, c[s]);
       }
       for (int64_t s = 0; s < sn; s++) {
         float v = hsum8(c[s]);
-        for (int64_t k = kv; k < K; k++) v += j->X[(s0 + s) * K + k] * bf16_to_f32(w[k]);
+        for (int64_t k = kv; k < K; k++) v += j->X[(s0 + s) * K + k] * wget(j->W, w + k, wf);
         gemv_put(j, s0 + s, b, v);
       }
     }
   }
+}
+
+/* The bodies instantiated for bf16 and for f32 weights. */
+__attribute__((target("avx2,fma"))) static void gemv_kmajor_avx2(const gemv_job* j, int64_t b0, int64_t b1,
+                                                                 float* acc) {
+  if (j->wf32)
+    gemv_kmajor_body(j, b0, b1, acc, true);
+  else
+    gemv_kmajor_body(j, b0, b1, acc, false);
+}
+
+__attribute__((target("avx2,fma"))) static void gemv_nmajor_avx2(const gemv_job* j, int64_t b0, int64_t b1) {
+  if (j->wf32)
+    gemv_nmajor_body(j, b0, b1, true);
+  else
+    gemv_nmajor_body(j, b0, b1, false);
 }
 #endif
 
@@ -1035,10 +1072,10 @@ static void gemv_kmajor(const gemv_job* j, int64_t b0, int64_t b1, float* acc) {
   int64_t nb = b1 - b0;
   memset(acc, 0, (size_t)(j->S * j->nb) * 4);
   for (int64_t k = 0; k < j->K; k++) {
-    const uint16_t* w = j->W + k * j->ldw + b0;
+    int64_t w = k * j->ldw + b0;
     for (int64_t s = 0; s < j->S; s++) {
       float a = j->X[s * j->K + k];
-      for (int64_t x = 0; x < nb; x++) acc[s * j->nb + x] += a * bf16_to_f32(w[x]);
+      for (int64_t x = 0; x < nb; x++) acc[s * j->nb + x] += a * wget(j->W, w + x, j->wf32);
     }
   }
 }
@@ -1047,7 +1084,7 @@ static void gemv_nmajor(const gemv_job* j, int64_t b0, int64_t b1) {
   for (int64_t b = b0; b < b1; b++)
     for (int64_t s = 0; s < j->S; s++) {
       float v = 0;
-      for (int64_t k = 0; k < j->K; k++) v += j->X[s * j->K + k] * bf16_to_f32(j->W[b * j->ldw + k]);
+      for (int64_t k = 0; k < j->K; k++) v += j->X[s * j->K + k] * wget(j->W, b * j->ldw + k, j->wf32);
       gemv_put(j, s, b, v);
     }
 }
@@ -1090,21 +1127,54 @@ static void gemv_blocks(void* ctx, int64_t begin, int64_t end) {
    bf16 weight and the other has at most GEMV_MAX rows (op(A), when B is
    the bf16 one) or columns (op(B)); returns false when it does not
    apply. */
+static bool gemv_run(bool wB, int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K,
+                     float alpha, const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C,
+                     int64_t ldc);
+
 static bool gemv_bf16(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
                       const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (bf16B && M <= GEMV_MAX) return gemv_run(true, ta, tb, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (bf16A && N <= GEMV_MAX) return gemv_run(false, ta, tb, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  return false;
+}
+
+/* gemv_f32: the same kernel for an f32 product of 2 to GEMV_F32_MAX rows
+   (or columns) with a weight of GEMV_F32_MIN elements or more whose
+   contracting dimension is contiguous (op(B) = Bᵀ: a tied LM head):
+   memory-bound products where oneDNN's sgemm reads the weight at a
+   fraction of the memory's rate (8 rows times GPT-2's transposed LM head:
+   about 5 GFLOP/s). In interleaved runs that one went from 99-145 ms to
+   75-100 ms; one row (oneDNN's GEMV) and the other layout measured no
+   better, and stay with oneDNN. */
+#define GEMV_F32_MAX 8
+#define GEMV_F32_MIN (1 << 18)
+
+static bool gemv_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+                     const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (blas.gemv_f32_off) return false;
+  if (tb && M >= 2 && M <= GEMV_F32_MAX && N * K >= GEMV_F32_MIN)
+    return gemv_run(true, ta, tb, false, false, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (!ta && N >= 2 && N <= GEMV_F32_MAX && M * K >= GEMV_F32_MIN)
+    return gemv_run(false, ta, tb, false, false, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  return false;
+}
+
+/* gemv_run: the weight is B (wB) or A; the other operand is f32 or
+   bf16. */
+static bool gemv_run(bool wB, int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K,
+                     float alpha, const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C,
+                     int64_t ldc) {
   gemv_job j = {.K = K, .C = C, .alpha = alpha, .beta = beta};
   const void* x;
   bool xbf, xtrans; /* the small operand: op(X) is S x K, X[s][k] at x[s*ld + k] (or x[k*ld + s] when xtrans) */
   int64_t xld;
-  if (bf16B && M <= GEMV_MAX) {
-    j.S = M, j.Nb = N, j.W = B, j.ldw = ldb, j.nmajor = tb != 0, j.css = ldc, j.csb = 1;
+  if (wB) {
+    j.S = M, j.Nb = N, j.W = B, j.wf32 = !bf16B, j.ldw = ldb, j.nmajor = tb != 0, j.css = ldc, j.csb = 1;
     x = A, xbf = bf16A, xtrans = ta != 0, xld = lda;
-  } else if (bf16A && N <= GEMV_MAX) {
-    /* Cᵀ = op(B)ᵀ op(A)ᵀ: the rows are op(B)'s columns. */
-    j.S = N, j.Nb = M, j.W = A, j.ldw = lda, j.nmajor = ta == 0, j.css = 1, j.csb = ldc;
-    x = B, xbf = bf16B, xtrans = tb == 0, xld = ldb;
   } else {
-    return false;
+    /* Cᵀ = op(B)ᵀ op(A)ᵀ: the rows are op(B)'s columns. */
+    j.S = N, j.Nb = M, j.W = A, j.wf32 = !bf16A, j.ldw = lda, j.nmajor = ta == 0, j.css = 1, j.csb = ldc;
+    x = B, xbf = bf16B, xtrans = tb == 0, xld = ldb;
   }
   float* X = malloc((size_t)(j.S * K) * 4 + 4);
   if (X == NULL) return false;
@@ -1129,7 +1199,7 @@ static bool gemv_bf16(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M,
     j.nb = (j.nb + 15) & ~(int64_t)15;
   }
   int64_t blocks = (j.Nb + j.nb - 1) / j.nb;
-  int64_t grain = 1 + (256 << 10) / (j.nb * 2 * (K > 0 ? K : 1));
+  int64_t grain = 1 + (256 << 10) / (j.nb * (j.wf32 ? 4 : 2) * (K > 0 ? K : 1));
   parallel_for(&j, gemv_blocks, blocks, grain);
   free(X);
   return true;
