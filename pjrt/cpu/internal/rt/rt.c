@@ -29,9 +29,10 @@
  * sets of threads on the same CPUs, each spinning while the other works),
  * the runtime splits a product into blocks of rows (or columns) of C and
  * runs one single-threaded dnnl_sgemm per block on the pool's threads
- * (omp_set_num_threads(1), which is per calling thread); products of
- * DNNL_OMP_FLOPS or more run as one dnnl_sgemm on OpenMP threads as many
- * as the pool's, the pool held idle (dnnl_run).
+ * (omp_set_num_threads(1), which is per calling thread); with
+ * $STELA_CPU_DNNL=omp, products of DNNL_OMP_FLOPS or more run as one
+ * dnnl_sgemm on OpenMP threads as many as the pool's, the pool held idle
+ * (dnnl_run).
  * bf16 operands (gemm_bf16, ABI version 6): see rt_gemm_bf16.
  * A BLAS call holds the pool's `use` mutex (waiting for it), so that the
  * pool's threads and the library's never run at once, and runs with the
@@ -369,7 +370,7 @@ static struct {
   dnnl_sgemm_fn dnnl_sgemm;
   dnnl_bf16_fn dnnl_bf16; /* set only where the CPU has bf16 dot products (AVX512-BF16, AMX-BF16) */
   bool gemv_f32_off;       /* $STELA_CPU_GEMV=off: f32 products of few rows go to the library */
-  bool dnnl_pool_only;     /* $STELA_CPU_DNNL=pool: every product in blocks on the pool */
+  bool dnnl_omp;           /* $STELA_CPU_DNNL=omp: big products as one call on OpenMP threads */
   atomic_int bf16_off;    /* $STELA_CPU_BF16=off, or stela_rt_set_bf16(0): bf16 operands go to f32 */
   void (*omp_set_threads)(int);
   cblas_sgemm_fn sgemm;
@@ -438,7 +439,7 @@ static void blas_search(void) {
   const char* gv = getenv("STELA_CPU_GEMV");
   blas.gemv_f32_off = gv != NULL && strcmp(gv, "off") == 0;
   const char* dp = getenv("STELA_CPU_DNNL");
-  blas.dnnl_pool_only = dp != NULL && strcmp(dp, "pool") == 0;
+  blas.dnnl_omp = dp != NULL && strcmp(dp, "omp") == 0;
   const char* bf = getenv("STELA_CPU_BF16");
   if (bf != NULL && strcmp(bf, "off") == 0) atomic_store(&blas.bf16_off, 1);
   const char* env = getenv("STELA_CPU_BLAS");
@@ -576,11 +577,14 @@ static void dnnl_run(bool bf16, int32_t transA, int32_t transB, int64_t M, int64
   /* Two blocks a thread (so that a thread the OS delays is made up for),
      of at least 64 rows or columns. */
   double flops = 2.0 * (double)M * (double)N * (double)K;
-  if (threads > 1 && !tls_nested && flops >= DNNL_OMP_FLOPS && !blas.dnnl_pool_only) {
-    /* A big product: one oneDNN call on OpenMP threads, as many as the
-       pool's (whose workers sleep meanwhile: blas_enter holds the pool),
-       so that oneDNN packs each panel once for all threads rather than
-       once per block; about 1.3x the blocked path's speed at 1024^3. */
+  if (threads > 1 && !tls_nested && flops >= DNNL_OMP_FLOPS && blas.dnnl_omp) {
+    /* $STELA_CPU_DNNL=omp, a big product: one oneDNN call on OpenMP
+       threads, as many as the pool's (whose workers sleep meanwhile:
+       blas_enter holds the pool), so that oneDNN packs each panel once
+       for all threads rather than once per block. Off by default: on the
+       shared 2-vCPU machine it used 3-15% less CPU time but was no faster
+       in wall time at 1024^3 and slower at 2048^3 (docs/performance.md);
+       to be measured on a quiet machine. */
     stela_pool* held = blas_enter();
     blas.omp_set_threads(threads);
     int rc = bf16 ? blas.dnnl_bf16(j.ta, j.tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)
