@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 )
 
@@ -20,12 +21,24 @@ import (
 // Other layouts are first transposed into [batch, free, contracting] ×
 // [batch, contracting, free].
 //
+// An f32 product whose operand is a bf16 value converted to f32 (a bf16
+// weight feeding an f32 dot, or dot_general(bf16, bf16) -> f32, whose
+// operands the planner widens) takes the bf16 value itself and calls
+// rt->gemm_bf16 (ABI version 6): oneDNN's bf16 GEMM with f32
+// accumulation where the CPU has AVX512-BF16, with an f32 operand split
+// into three bf16 parts that sum to it exactly, so the result is as
+// accurate as the f32 product of the converted values; elsewhere the
+// runtime converts to f32 itself (docs/cpu-plugin.md). The convert then
+// has no other use and is dropped: a decode step reads the bf16 weights
+// once instead of writing and reading an f32 copy.
+//
 // Other element types (integers, i1, and the wide kinds of types_ext.go)
 // use generated loops over the canonical layout.
 
 // dotGemm is the plan of a dot_general that calls the runtime's GEMM.
 type dotGemm struct {
 	transA, transB bool
+	bf16A, bf16B   bool // the operand is bf16 (an f32 product: rt->gemm_bf16)
 	lda, ldb       int64
 	strideA        int64 // elements between consecutive batches of lhs
 	strideB        int64 // and of rhs
@@ -105,19 +118,20 @@ func matrixLayout(r, c group) (trans bool, ld int64, ok bool) {
 	return false, 0, false
 }
 
-// dotOperands returns the operands of a dot_general node (lhs batch,
-// contracting and free dimensions lb, lc, lfree; rhs rb, rc, rfree) and
-// sets n.gemm for f32 and f64: the operands as they are where the layout
-// allows, else transposed into the canonical layout.
-func (p *planner) dotOperands(n *node, lhs, rhs *tval, lb, lc, lfree, rb, rc, rfree []int64) (*tval, *tval) {
-	k := lhs.t.elem
+// dotOperands returns the operands of a dot_general node of element
+// kind k (lhs batch, contracting and free dimensions lb, lc, lfree; rhs
+// rb, rc, rfree) and sets n.gemm for f32 and f64: the operands as they
+// are where the layout allows, else transposed into the canonical layout.
+// An f32 product's operands may be bf16 (bf16Source).
+func (p *planner) dotOperands(n *node, k elemKind, lhs, rhs *tval, lb, lc, lfree, rb, rc, rfree []int64) (*tval, *tval) {
+	bfA, bfB := lhs.t.elem == kBF16, rhs.t.elem == kBF16
 	if k == kF32 || k == kF64 {
 		ls, rs := lhs.t.shape, rhs.t.shape
 		lbg, rbg := groupOf(ls, lb), groupOf(rs, rb)
 		ta, lda, okA := matrixLayout(groupOf(ls, lfree), groupOf(ls, lc))
 		tb, ldb, okB := matrixLayout(groupOf(rs, rc), groupOf(rs, rfree))
 		if okA && okB && lbg.ok && rbg.ok {
-			n.gemm = &dotGemm{transA: ta, transB: tb, lda: lda, ldb: ldb, strideA: lbg.stride, strideB: rbg.stride}
+			n.gemm = &dotGemm{transA: ta, transB: tb, bf16A: bfA, bf16B: bfB, lda: lda, ldb: ldb, strideA: lbg.stride, strideB: rbg.stride}
 			return lhs, rhs
 		}
 	}
@@ -125,9 +139,27 @@ func (p *planner) dotOperands(n *node, lhs, rhs *tval, lb, lc, lfree, rb, rc, rf
 	r := p.transpose(nil, rhs, slices.Concat(rb, rc, rfree))
 	if k == kF32 || k == kF64 {
 		K, M, N := product(l.t.shape[len(lb)+len(lfree):]), product(l.t.shape[len(lb):len(lb)+len(lfree)]), product(r.t.shape[len(rb)+len(rc):])
-		n.gemm = &dotGemm{lda: max(1, K), ldb: max(1, N), strideA: M * K, strideB: K * N}
+		n.gemm = &dotGemm{bf16A: bfA, bf16B: bfB, lda: max(1, K), ldb: max(1, N), strideA: M * K, strideB: K * N}
 	}
 	return l, r
+}
+
+// bf16Source returns the bf16 value that x, an f32 value, converts
+// (through reshapes), or x when it is not such a conversion.
+func (p *planner) bf16Source(x *tval) *tval {
+	if x.t.elem != kF32 {
+		return x
+	}
+	r := x.root()
+	d := r.def
+	if d == nil || d.kind != kConvert || len(d.in) != 1 || d.in[0].t.elem != kBF16 || d.fused != nil {
+		return x
+	}
+	src := d.in[0]
+	if x == r {
+		return src
+	}
+	return p.view(x.def, src, ttype{elem: kBF16, shape: x.t.shape})[0]
 }
 
 func product(s []int64) int64 {
@@ -165,6 +197,11 @@ func (e *emitter) gemmKernel(n *node) *ir.Func {
 	if k == kF64 {
 		field = rtDgemm
 	}
+	bf16 := g.bf16A || g.bf16B
+	if bf16 {
+		field = rtGemmBF16
+		e.usesV6 = true
+	}
 	if n.b > 0 && n.m > 0 && n.n > 0 {
 		fn := b.rtField(rt, field)
 		flag := func(t bool) value.Value {
@@ -182,7 +219,7 @@ func (e *emitter) gemmKernel(n *node) *ir.Func {
 			}
 			alpha, beta = floatConst(k, n.alpha), floatConst(k, 1)
 		}
-		if k == kF32 && n.b > 1 {
+		if k == kF32 && n.b > 1 && !bf16 {
 			// One call for all batches: the runtime runs small products
 			// in parallel across them (rt_attn.h).
 			b.e.usesV6 = true
@@ -192,9 +229,14 @@ func (e *emitter) gemmKernel(n *node) *ir.Func {
 			return b.f
 		}
 		b.loop(n.b, func(bi value.Value) {
-			a := b.addr(k, ins[0], b.affine([]value.Value{bi}, []int64{g.strideA}, 0))
-			x := b.addr(k, ins[1], b.affine([]value.Value{bi}, []int64{g.strideB}, 0))
+			a := b.addr(n.in[0].t.elem, ins[0], b.affine([]value.Value{bi}, []int64{g.strideA}, 0))
+			x := b.addr(n.in[1].t.elem, ins[1], b.affine([]value.Value{bi}, []int64{g.strideB}, 0))
 			c := b.addr(k, outs[0], b.affine([]value.Value{bi}, []int64{n.m * n.n}, 0))
+			if bf16 {
+				b.cur.NewCall(fn, flag(g.transA), flag(g.transB), flag(g.bf16A), flag(g.bf16B), i64(n.m), i64(n.n), i64(n.k),
+					alpha, b.cur.NewBitCast(a, types.I8Ptr), i64(g.lda), b.cur.NewBitCast(x, types.I8Ptr), i64(g.ldb), beta, c, i64(n.n))
+				return
+			}
 			b.cur.NewCall(fn, flag(g.transA), flag(g.transB), i64(n.m), i64(n.n), i64(n.k),
 				alpha, a, i64(g.lda), x, i64(g.ldb), beta, c, i64(n.n))
 		})

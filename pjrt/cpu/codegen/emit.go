@@ -34,7 +34,9 @@ type emitter struct {
 	// usesCancel is set once a kernel reads the cancellation flag of
 	// version 4 of the runtime table (a while loop's back-edge).
 	usesCancel bool
-	// usesV6 is set once a kernel calls sgemm_batch (dot.go).
+	// usesV6 is set once a kernel calls a version 6 entry of the runtime
+	// table: sgemm_batch, attention_f32 (dot.go, attention.go) or
+	// gemm_bf16 (dot.go).
 	usesV6 bool
 	collID int
 }

@@ -113,7 +113,7 @@ func (e *emitter) entry() error {
 			want = 5 // coll_exchange_sized
 		}
 		if e.usesV6 {
-			want = 6 // sgemm_batch, attention_f32
+			want = 6 // sgemm_batch, attention_f32, gemm_bf16
 		}
 		bad := b.f.NewBlock("bad_rt")
 		checkVersion := b.f.NewBlock("check_rt")
@@ -375,9 +375,11 @@ const (
 	// Version 5: coll_exchange with the buffers' sizes (collectives
 	// across processes).
 	rtCollExchangeSized = 15 // i32 (i8* rv, i64 self, i64 op_id, i8* op, i64* members, i64 n, i8** mine, i64* sizes, i64 k, i8** peers, i8* err)*
-	// Version 6: batched products (dot.go).
+	// Version 6: batched products (dot.go), fused attention
+	// (attention.go) and GEMM with bf16 operands (dot.go).
 	rtSgemmBatch = 16 // void (i32 ta, i32 tb, i64 batch, i64 M, i64 N, i64 K, float alpha, float* A, i64 lda, i64 strideA, float* B, i64 ldb, i64 strideB, float beta, float* C, i64 ldc, i64 strideC)*
 	rtAttention  = 17 // void (i64 batch, i64 M, i64 L, i64 D, i64 Dv, float* Q, i32 tq, i64 ldq, i64 sq, float* K, i32 tk, i64 ldk, i64 sk, float* V, i32 tv, i64 ldv, i64 sv, float scale, i8* mask, i64 maskDiv, float fill, float* O)* (attention.go)
+	rtGemmBF16   = 18 // void (i32 ta, i32 tb, i32 bf16A, i32 bf16B, i64 M, i64 N, i64 K, float alpha, i8* A, i64 lda, i8* B, i64 ldb, float beta, float* C, i64 ldc)*
 )
 
 // cancelChecks says whether programs look at the cancellation flag (at
@@ -416,7 +418,9 @@ func (e *emitter) rtType() types.Type {
 			types.Float, fp32, types.I64, types.I64, fp32, types.I64, types.I64, types.Float, fp32, types.I64, types.I64)),
 		types.NewPointer(types.NewFunc(types.Void, types.I64, types.I64, types.I64, types.I64, types.I64,
 			fp32, types.I32, types.I64, types.I64, fp32, types.I32, types.I64, types.I64, fp32, types.I32, types.I64, types.I64,
-			types.Float, types.I8Ptr, types.I64, types.Float, fp32))))
+			types.Float, types.I8Ptr, types.I64, types.Float, fp32)),
+		types.NewPointer(types.NewFunc(types.Void, types.I32, types.I32, types.I32, types.I32, types.I64, types.I64, types.I64,
+			types.Float, types.I8Ptr, types.I64, types.I8Ptr, types.I64, types.Float, fp32, types.I64))))
 }
 
 // cancelFlag loads the address of the execution's cancellation flag from

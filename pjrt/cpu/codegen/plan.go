@@ -1209,6 +1209,11 @@ func (p *planner) dot(n *node, op *stablehlo.Op, short string, ins []*tval, r tt
 	// Mixed precision (i8 × i8 → i32, f32 × f32 → f64, real × complex):
 	// the operands are converted exactly to the result type first.
 	lhs, rhs = p.widen(n, lhs, r.elem), p.widen(n, rhs, r.elem)
+	if r.elem == kF32 {
+		// An f32 dot of bf16 values (a bf16 weight converted to f32, or
+		// dot(bf16, bf16) -> f32) reads the bf16 values (dot.go).
+		lhs, rhs = p.bf16Source(lhs), p.bf16Source(rhs)
+	}
 	lt, rt = lhs.t, rhs.t
 	lb, rb, lc, rc := dd.LhsBatchingDims, dd.RhsBatchingDims, dd.LhsContractingDims, dd.RhsContractingDims
 	if len(lb) != len(rb) || len(lc) != len(rc) {
@@ -1249,7 +1254,7 @@ func (p *planner) dot(n *node, op *stablehlo.Op, short string, ins []*tval, r tt
 	// The operands as they are for the GEMM where their layout allows,
 	// else transposed to lhs [batch, free, contracting], rhs [batch,
 	// contracting, free] (dot.go).
-	l, rr := p.dotOperands(n, lhs, rhs, lb, lc, lfree, rb, rc, rfree)
+	l, rr := p.dotOperands(n, r.elem, lhs, rhs, lb, lc, lfree, rb, rc, rfree)
 	n.kind, n.in = kDot, []*tval{l, rr}
 	n.b, n.m, n.k, n.n = B, M, K, N
 	return p.add(n, r), nil

@@ -29,7 +29,11 @@
  * sets of threads on the same CPUs, each spinning while the other works),
  * the runtime splits a product into blocks of rows (or columns) of C and
  * runs one single-threaded dnnl_sgemm per block on the pool's threads
- * (omp_set_num_threads(1), which is per calling thread).
+ * (omp_set_num_threads(1), which is per calling thread); with
+ * $STELA_CPU_DNNL=omp, products of DNNL_OMP_FLOPS or more run as one
+ * dnnl_sgemm on OpenMP threads as many as the pool's, the pool held idle
+ * (dnnl_run).
+ * bf16 operands (gemm_bf16, ABI version 6): see rt_gemm_bf16.
  * A BLAS call holds the pool's `use` mutex (waiting for it), so that the
  * pool's threads and the library's never run at once, and runs with the
  * library's thread count set to the pool's size (openblas_set_num_threads,
@@ -355,12 +359,19 @@ typedef void (*cblas_dgemm_fn)(int, int, int, int, int, int, double, const doubl
 /* oneDNN's row-major GEMM: C = alpha op(A) op(B) + beta C. */
 typedef int (*dnnl_sgemm_fn)(char, char, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t,
                              float, float*, int64_t);
+/* The same with bf16 A and B (raw bits) and f32 accumulation and C. */
+typedef int (*dnnl_bf16_fn)(char, char, int64_t, int64_t, int64_t, float, const uint16_t*, int64_t, const uint16_t*,
+                            int64_t, float, float*, int64_t);
 
 static struct {
   pthread_once_t once;
   const char* name;
   char names[96];
   dnnl_sgemm_fn dnnl_sgemm;
+  dnnl_bf16_fn dnnl_bf16; /* set only where the CPU has bf16 dot products (AVX512-BF16, AMX-BF16) */
+  bool gemv_f32_off;       /* $STELA_CPU_GEMV=off: f32 products of few rows go to the library */
+  bool dnnl_omp;           /* $STELA_CPU_DNNL=omp: big products as one call on OpenMP threads */
+  atomic_int bf16_off;    /* $STELA_CPU_BF16=off, or stela_rt_set_bf16(0): bf16 operands go to f32 */
   void (*omp_set_threads)(int);
   cblas_sgemm_fn sgemm;
   cblas_dgemm_fn dgemm;
@@ -368,6 +379,7 @@ static struct {
   pthread_mutex_t mu; /* one BLAS call (and thread-count change) at a time */
   int threads_set;
   bool avx2;
+  bool amx; /* AMX-BF16 */
   pthread_key_t pack_key;
   bool have_key;
   atomic_bool done; /* blas_init has run */
@@ -401,6 +413,18 @@ static void dnnl_search(void) {
     }
     blas.dnnl_sgemm = s;
     blas.omp_set_threads = set;
+    /* oneDNN's bf16 GEMM runs on any AVX-512 CPU, emulating the bf16 dot
+       product without AVX512-BF16 at about f32's speed (its products of
+       3 bf16 parts, below, would be slower than f32's); it is used only
+       where the CPU has the instructions. */
+    bool hw = false;
+#ifdef STELA_X86
+    hw = __builtin_cpu_supports("avx512bf16");
+#endif
+    if (hw) blas.dnnl_bf16 = (dnnl_bf16_fn)dlsym(h, "dnnl_gemm_bf16bf16f32");
+#ifdef STELA_X86
+    blas.amx = __builtin_cpu_supports("amx-bf16");
+#endif
     blas.name = libs[i];
     return;
   }
@@ -412,6 +436,12 @@ static void blas_search(void) {
   blas.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
   blas.have_key = pthread_key_create(&blas.pack_key, pack_free) == 0;
+  const char* gv = getenv("STELA_CPU_GEMV");
+  blas.gemv_f32_off = gv != NULL && strcmp(gv, "off") == 0;
+  const char* dp = getenv("STELA_CPU_DNNL");
+  blas.dnnl_omp = dp != NULL && strcmp(dp, "omp") == 0;
+  const char* bf = getenv("STELA_CPU_BF16");
+  if (bf != NULL && strcmp(bf, "off") == 0) atomic_store(&blas.bf16_off, 1);
   const char* env = getenv("STELA_CPU_BLAS");
   if (env != NULL && strcmp(env, "none") == 0) return;
   if (env == NULL || strcmp(env, "openblas") != 0) dnnl_search();
@@ -475,56 +505,94 @@ static void blas_leave(stela_pool* p) {
 static void gemm_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                      const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 
+/* C = alpha op(A) op(B) + beta C with bf16 operands (bf16A, bf16B)
+   converted to f32 first (below). */
+static void gemm_bf16_f32(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
+                          const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc);
+
+/* Products of at least this many flops run as one oneDNN call on its
+   own OpenMP threads (dnnl_run). */
+#define DNNL_OMP_FLOPS 2e8
+
 /* One product split into blocks of C: rows [b*step, ...) of C when
-   split_rows, else columns. */
+   split_rows, else columns. A and B are f32, or bf16 when bf16. */
 typedef struct {
   char ta, tb;
   int64_t M, N, K, lda, ldb, ldc, step;
   float alpha, beta;
-  const float *A, *B;
+  const char *A, *B;
   float* C;
-  bool split_rows;
+  bool split_rows, bf16;
 } dnnl_job;
 
 static void dnnl_block(void* ctx, int64_t begin, int64_t end) {
   dnnl_job* j = ctx;
   blas.omp_set_threads(1);
+  int64_t es = j->bf16 ? 2 : 4;
   for (int64_t b = begin; b < end; b++) {
     int64_t lo = b * j->step, hi = lo + j->step;
     int64_t total = j->split_rows ? j->M : j->N;
     if (hi > total) hi = total;
     if (lo >= hi) continue;
-    const float *A = j->A, *B = j->B;
+    const char *A = j->A, *B = j->B;
     float* C = j->C;
     int64_t M = j->M, N = j->N;
     if (j->split_rows) {
       /* Rows lo..hi of op(A): A's rows, or A's columns when transposed. */
-      A += j->ta == 'T' ? lo : lo * j->lda;
+      A += (j->ta == 'T' ? lo : lo * j->lda) * es;
       C += lo * j->ldc;
       M = hi - lo;
     } else {
-      B += j->tb == 'T' ? lo * j->ldb : lo;
+      B += (j->tb == 'T' ? lo * j->ldb : lo) * es;
       C += lo;
       N = hi - lo;
     }
-    if (blas.dnnl_sgemm(j->ta, j->tb, M, N, j->K, j->alpha, A, j->lda, B, j->ldb, j->beta, C, j->ldc) != 0) {
+    if (j->bf16) {
+      if (blas.dnnl_bf16(j->ta, j->tb, M, N, j->K, j->alpha, (const uint16_t*)A, j->lda, (const uint16_t*)B, j->ldb,
+                         j->beta, C, j->ldc) != 0) {
+        /* Refused (nothing written): in f32, on this thread. */
+        gemm_bf16_f32(j->ta == 'T', j->tb == 'T', true, true, M, N, j->K, j->alpha, A, j->lda, B, j->ldb, j->beta, C,
+                      j->ldc);
+      }
+    } else if (blas.dnnl_sgemm(j->ta, j->tb, M, N, j->K, j->alpha, (const float*)A, j->lda, (const float*)B, j->ldb,
+                               j->beta, C, j->ldc) != 0) {
       /* oneDNN refused the block (it writes nothing then): the runtime's
          own kernel computes it, on this thread. */
-      gemm_f32(j->ta == 'T', j->tb == 'T', M, N, j->K, j->alpha, A, j->lda, B, j->ldb, j->beta, C, j->ldc);
+      gemm_f32(j->ta == 'T', j->tb == 'T', M, N, j->K, j->alpha, (const float*)A, j->lda, (const float*)B, j->ldb,
+               j->beta, C, j->ldc);
     }
   }
 }
 
-/* dnnl_pool runs C = alpha op(A) op(B) + beta C as single-threaded
-   oneDNN products over blocks of C on the pool. */
-static void dnnl_pool(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
-                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+/* dnnl_run runs C = alpha op(A) op(B) + beta C as single-threaded
+   oneDNN products over blocks of C on the pool: blocks of rows when M >=
+   N, else of columns (so that a product of few rows, a decode step's
+   GEMV, reads its big operand once, each thread a share of its columns). */
+static void dnnl_run(bool bf16, int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha,
+                     const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   stela_pool* p = tls_pool;
   int threads = p != NULL ? p->threads : 1;
   dnnl_job j = {.ta = transA ? 'T' : 'N', .tb = transB ? 'T' : 'N', .M = M, .N = N, .K = K, .lda = lda, .ldb = ldb,
-                .ldc = ldc, .alpha = alpha, .beta = beta, .A = A, .B = B, .C = C, .split_rows = M >= N};
+                .ldc = ldc, .alpha = alpha, .beta = beta, .A = A, .B = B, .C = C, .split_rows = M >= N, .bf16 = bf16};
   /* Two blocks a thread (so that a thread the OS delays is made up for),
      of at least 64 rows or columns. */
+  double flops = 2.0 * (double)M * (double)N * (double)K;
+  if (threads > 1 && !tls_nested && flops >= DNNL_OMP_FLOPS && blas.dnnl_omp) {
+    /* $STELA_CPU_DNNL=omp, a big product: one oneDNN call on OpenMP
+       threads, as many as the pool's (whose workers sleep meanwhile:
+       blas_enter holds the pool), so that oneDNN packs each panel once
+       for all threads rather than once per block. Off by default: on the
+       shared 2-vCPU machine it used 3-15% less CPU time but was no faster
+       in wall time at 1024^3 and slower at 2048^3 (docs/performance.md);
+       to be measured on a quiet machine. */
+    stela_pool* held = blas_enter();
+    blas.omp_set_threads(threads);
+    int rc = bf16 ? blas.dnnl_bf16(j.ta, j.tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)
+                  : blas.dnnl_sgemm(j.ta, j.tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    blas.omp_set_threads(1);
+    blas_leave(held);
+    if (rc == 0) return;
+  }
   int64_t total = j.split_rows ? M : N;
   int64_t blocks = 2 * (int64_t)threads;
   j.step = (total + blocks - 1) / blocks;
@@ -536,6 +604,11 @@ static void dnnl_pool(int32_t transA, int32_t transB, int64_t M, int64_t N, int6
     return;
   }
   parallel_for(&j, dnnl_block, blocks, 1);
+}
+
+static void dnnl_pool(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  dnnl_run(false, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 /* ---- The runtime's own GEMM ---- */
@@ -678,10 +751,14 @@ void stela_dgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
   gemm_f64(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+static bool gemv_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+                     const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+
 static void rt_sgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   if (M <= 0 || N <= 0) return;
   pthread_once(&blas.once, blas_init);
+  if (K > 0 && !tls_nested && gemv_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
   if (K > 0 && blas.dnnl_sgemm != NULL && !tls_nested) {
     dnnl_pool(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
@@ -694,6 +771,536 @@ static void rt_sgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
   blas.sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans, (int)M, (int)N,
              (int)K, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
   blas_leave(p);
+}
+
+/* ---- bf16 operands (ABI version 6) ---- */
+
+static inline float bf16_to_f32(uint16_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static inline uint16_t f32_bits_hi(float x) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  return (uint16_t)(u >> 16);
+}
+
+/* split3 writes x as hi + mid + lo, three bf16 values whose sum is x
+   exactly for normal x (hi and mid are x and x - hi truncated to bf16's 8
+   significant bits, lo the remaining at most 8 bits; only a remainder
+   below f32's normal range loses bits). Inf and NaN go into hi whole. */
+static inline void split3(float x, uint16_t* hi, uint16_t* mid, uint16_t* lo) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  if ((u & 0x7f800000u) == 0x7f800000u) {
+    *hi = (uint16_t)((u >> 16) | ((u & 0x007fffffu) != 0 ? 0x0040u : 0)); /* NaN stays NaN */
+    *mid = *lo = 0;
+    return;
+  }
+  uint32_t hu = u & 0xffff0000u;
+  float hf, mf;
+  memcpy(&hf, &hu, 4);
+  float r = x - hf; /* exact: the low 16 bits of x's significand */
+  uint32_t ru;
+  memcpy(&ru, &r, 4);
+  uint32_t mu = ru & 0xffff0000u;
+  memcpy(&mf, &mu, 4);
+  float r2 = r - mf; /* exact, at most 8 significant bits */
+  *hi = (uint16_t)(hu >> 16);
+  *mid = (uint16_t)(mu >> 16);
+  *lo = f32_bits_hi(r2);
+}
+
+/* A matrix being converted: rows x cols elements at src with leading
+   dimension ld; f32 from bf16 into dst (ld cols), or, for split, f32
+   into three bf16 parts (of op(X): rows of dst are op(X)'s rows, part j
+   at dst + j*rows*cols). */
+typedef struct {
+  const void* src;
+  void* dst;
+  int64_t rows, cols, ld;
+  bool trans; /* split: op(X) = Xᵀ: src is cols x rows */
+} conv_job;
+
+static void widen_rows(void* ctx, int64_t begin, int64_t end) {
+  conv_job* j = ctx;
+  const uint16_t* s = j->src;
+  float* d = j->dst;
+  for (int64_t i = begin; i < end; i++)
+    for (int64_t c = 0; c < j->cols; c++) d[i * j->cols + c] = bf16_to_f32(s[i * j->ld + c]);
+}
+
+static void split_parts(void* ctx, int64_t begin, int64_t end) {
+  conv_job* j = ctx;
+  const float* s = j->src;
+  uint16_t* d = j->dst;
+  int64_t part = j->rows * j->cols;
+  for (int64_t i = begin; i < end; i++)
+    for (int64_t c = 0; c < j->cols; c++) {
+      float x = j->trans ? s[c * j->ld + i] : s[i * j->ld + c];
+      int64_t o = i * j->cols + c;
+      split3(x, &d[o], &d[part + o], &d[2 * part + o]);
+    }
+}
+
+static void run_rows(conv_job* j, void (*fn)(void*, int64_t, int64_t)) {
+  int64_t grain = 1 + (1 << 16) / (j->cols > 0 ? j->cols : 1);
+  parallel_for(j, fn, j->rows, grain);
+}
+
+static void gemm_bf16_f32(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
+                          const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  float *a = NULL, *b = NULL;
+  if (bf16A) {
+    conv_job j = {.src = A, .rows = ta ? K : M, .cols = ta ? M : K, .ld = lda};
+    a = malloc((size_t)(j.rows * j.cols) * 4 + 4);
+    j.dst = a;
+    if (a != NULL) run_rows(&j, widen_rows);
+    A = a, lda = j.cols;
+  }
+  if (bf16B) {
+    conv_job j = {.src = B, .rows = tb ? N : K, .cols = tb ? K : N, .ld = ldb};
+    b = malloc((size_t)(j.rows * j.cols) * 4 + 4);
+    j.dst = b;
+    if (b != NULL) run_rows(&j, widen_rows);
+    B = b, ldb = j.cols;
+  }
+  if ((bf16A && a == NULL) || (bf16B && b == NULL)) {
+    /* Out of memory: element by element. */
+    free(a);
+    free(b);
+    const uint16_t *ha = A, *hb = B;
+    const float *fa = A, *fb = B;
+    for (int64_t i = 0; i < M; i++)
+      for (int64_t n = 0; n < N; n++) {
+        float acc = 0;
+        for (int64_t k = 0; k < K; k++) {
+          int64_t ia = ta ? k * lda + i : i * lda + k, ib = tb ? n * ldb + k : k * ldb + n;
+          acc += (bf16A ? bf16_to_f32(ha[ia]) : fa[ia]) * (bf16B ? bf16_to_f32(hb[ib]) : fb[ib]);
+        }
+        C[i * ldc + n] = alpha * acc + (beta == 0 ? 0 : beta * C[i * ldc + n]);
+      }
+    return;
+  }
+  if (tls_nested || blas.dnnl_sgemm == NULL)
+    gemm_f32(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  else
+    rt_sgemm(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  free(a);
+  free(b);
+}
+
+/* ---- Products of a few rows with a bf16 weight ---- */
+
+/* A decode step multiplies a few rows (S <= GEMV_MAX: the batch's
+   tokens) by big weights, reading each weight once: its speed is the
+   memory's. gemv_bf16 reads the bf16 weight W as it lies in memory,
+   widens each element to f32 (exact) and multiplies by the f32 rows X
+   (S x K, contiguous) with f32 FMAs: the result is the f32 product of the
+   converted weight, on any CPU (AVX2 where it has it), with no packing
+   of W (a bf16 GEMM library packs W on every call, which costs more than
+   the product here). The pool's threads each take blocks of W's output
+   columns (the "big" index b). out(s, b) is at C[s*css + b*csb]. */
+#define GEMV_MAX 16
+#ifndef GEMV_NPF
+#define GEMV_NPF 8 /* rows of an n-major W prefetched ahead */
+#endif
+#ifndef GEMV_PF
+#define GEMV_PF 8 /* rows of a k-major W prefetched ahead */
+#endif
+
+typedef struct {
+  const float* X; /* S x K */
+  const void* W;
+  bool wf32; /* W is f32, else bf16 */
+  int64_t S, K, Nb, ldw;
+  int64_t nb; /* output columns of a block */
+  bool nmajor; /* W(k, b) at W[b*ldw + k], else W[k*ldw + b] */
+  float* C;
+  int64_t css, csb;
+  float alpha, beta;
+} gemv_job;
+
+/* Element i of W, as f32. */
+static inline float wget(const void* W, int64_t i, bool wf) {
+  return wf ? ((const float*)W)[i] : bf16_to_f32(((const uint16_t*)W)[i]);
+}
+
+static inline void gemv_put(const gemv_job* j, int64_t s, int64_t b, float v) {
+  float* c = &j->C[s * j->css + b * j->csb];
+  v *= j->alpha;
+  *c = j->beta == 0 ? v : v + j->beta * *c;
+}
+
+#ifdef STELA_X86
+__attribute__((target("avx2,fma"))) static inline __m256 widen8(const uint16_t* p) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i*)p)), 16));
+}
+
+__attribute__((target("avx2,fma"))) static inline float hsum8(__m256 v) {
+  __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+  x = _mm_add_ss(x, _mm_movehdup_ps(x));
+  return _mm_cvtss_f32(x);
+}
+
+/* 8 elements of W from element i on, as f32. */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256 wload8(const void* W, int64_t i, bool wf) {
+  return wf ? _mm256_loadu_ps((const float*)W + i) : widen8((const uint16_t*)W + i);
+}
+
+/* Columns [b0, b1) of a k-major W: rows of W are contiguous in b. W(k,
+   b) is element k*ldw + b. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void gemv_kmajor_body(const gemv_job* j, int64_t b0,
+                                                                                      int64_t b1, float* acc, bool wf) {
+  int64_t nb = b1 - b0, S = j->S, K = j->K, nv = nb & ~(int64_t)7, ld = j->ldw, es = wf ? 4 : 2;
+  memset(acc, 0, (size_t)(S * j->nb) * 4);
+  int64_t k = 0;
+  for (; k + 4 <= K; k += 4) {
+    int64_t w = k * ld + b0; /* element index of W(k, b0) */
+    /* The rows GEMV_PF ahead: each row's run is short for the hardware
+       prefetcher to ramp up on. */
+    const char* pf = k + GEMV_PF + 4 <= K ? (const char*)j->W + (w + GEMV_PF * ld) * es : NULL;
+    for (int64_t x = 0; x < nv; x += 8) {
+      if (pf != NULL && ((x * es) & 63) == 0) {
+        _mm_prefetch(pf + x * es, _MM_HINT_T0);
+        _mm_prefetch(pf + (ld + x) * es, _MM_HINT_T0);
+        _mm_prefetch(pf + (2 * ld + x) * es, _MM_HINT_T0);
+        _mm_prefetch(pf + (3 * ld + x) * es, _MM_HINT_T0);
+      }
+      __m256 w0 = wload8(j->W, w + x, wf), w1 = wload8(j->W, w + ld + x, wf), w2 = wload8(j->W, w + 2 * ld + x, wf),
+             w3 = wload8(j->W, w + 3 * ld + x, wf);
+      for (int64_t s = 0; s < S; s++) {
+        const float* a = j->X + s * K + k;
+        float* c = acc + s * j->nb + x;
+        __m256 v = _mm256_loadu_ps(c);
+        v = _mm256_fmadd_ps(_mm256_broadcast_ss(a), w0, v);
+        v = _mm256_fmadd_ps(_mm256_broadcast_ss(a + 1), w1, v);
+        v = _mm256_fmadd_ps(_mm256_broadcast_ss(a + 2), w2, v);
+        v = _mm256_fmadd_ps(_mm256_broadcast_ss(a + 3), w3, v);
+        _mm256_storeu_ps(c, v);
+      }
+    }
+    for (int64_t x = nv; x < nb; x++)
+      for (int64_t s = 0; s < S; s++) {
+        const float* a = j->X + s * K + k;
+        float v = acc[s * j->nb + x];
+        for (int u = 0; u < 4; u++) v += a[u] * wget(j->W, w + u * ld + x, wf);
+        acc[s * j->nb + x] = v;
+      }
+  }
+  for (; k < K; k++) {
+    int64_t w = k * ld + b0;
+    for (int64_t s = 0; s < S; s++) {
+      float a = j->X[s * K + k];
+      for (int64_t x = 0; x < nb; x++) acc[s * j->nb + x] += a * wget(j->W, w + x, wf);
+    }
+  }
+}
+
+/* Columns [b0, b1) of an n-major W: W's rows are contiguous in k. W(k, b)
+   is element b*ldw + k. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void gemv_nmajor_body(const gemv_job* j, int64_t b0,
+                                                                                      int64_t b1, bool wf) {
+  int64_t S = j->S, K = j->K, kv = K & ~(int64_t)7, ld = j->ldw, es = wf ? 4 : 2;
+  int64_t b = b0;
+  if (S == 1) {
+    /* Four rows of W at a time: four independent sums. */
+    for (; b + 4 <= b1; b += 4) {
+      int64_t w = b * ld;
+      __m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+      /* The rows GEMV_NPF ahead (a row is too short a run for the
+         hardware prefetcher to ramp up on, and four at a time look like
+         four streams that jump). */
+      const char* pf = b + GEMV_NPF + 4 <= b1 ? (const char*)j->W + (w + GEMV_NPF * ld) * es : NULL;
+      for (int64_t k = 0; k < kv; k += 8) {
+        if (pf != NULL && ((k * es) & 63) == 0) {
+          _mm_prefetch(pf + k * es, _MM_HINT_T0);
+          _mm_prefetch(pf + (ld + k) * es, _MM_HINT_T0);
+          _mm_prefetch(pf + (2 * ld + k) * es, _MM_HINT_T0);
+          _mm_prefetch(pf + (3 * ld + k) * es, _MM_HINT_T0);
+        }
+        __m256 a = _mm256_loadu_ps(j->X + k);
+        c0 = _mm256_fmadd_ps(a, wload8(j->W, w + k, wf), c0);
+        c1 = _mm256_fmadd_ps(a, wload8(j->W, w + ld + k, wf), c1);
+        c2 = _mm256_fmadd_ps(a, wload8(j->W, w + 2 * ld + k, wf), c2);
+        c3 = _mm256_fmadd_ps(a, wload8(j->W, w + 3 * ld + k, wf), c3);
+      }
+      float v[4] = {hsum8(c0), hsum8(c1), hsum8(c2), hsum8(c3)};
+      for (int u = 0; u < 4; u++) {
+        for (int64_t k = kv; k < K; k++) v[u] += j->X[k] * wget(j->W, w + u * ld + k, wf);
+        gemv_put(j, 0, b + u, v[u]);
+      }
+    }
+  }
+  for (; b < b1; b++) {
+    int64_t w = b * ld;
+    for (int64_t s0 = 0; s0 < S; s0 += 8) {
+      int64_t sn = S - s0 < 8 ? S - s0 : 8;
+      __m256 c[8];
+      for (int64_t s = 0; s < sn; s++) c[s] = _mm256_setzero_ps();
+      for (int64_t k = 0; k < kv; k += 8) {
+        __m256 wv = wload8(j->W, w + k, wf);
+        for (int64_t s = 0; s < sn; s++) c[s] = _mm256_fmadd_ps(_mm256_loadu_ps(j->X + (s0 + s) * K + k), wv, c[s]);
+      }
+      for (int64_t s = 0; s < sn; s++) {
+        float v = hsum8(c[s]);
+        for (int64_t k = kv; k < K; k++) v += j->X[(s0 + s) * K + k] * wget(j->W, w + k, wf);
+        gemv_put(j, s0 + s, b, v);
+      }
+    }
+  }
+}
+
+/* The bodies instantiated for bf16 and for f32 weights. */
+__attribute__((target("avx2,fma"))) static void gemv_kmajor_avx2(const gemv_job* j, int64_t b0, int64_t b1,
+                                                                 float* acc) {
+  if (j->wf32)
+    gemv_kmajor_body(j, b0, b1, acc, true);
+  else
+    gemv_kmajor_body(j, b0, b1, acc, false);
+}
+
+__attribute__((target("avx2,fma"))) static void gemv_nmajor_avx2(const gemv_job* j, int64_t b0, int64_t b1) {
+  if (j->wf32)
+    gemv_nmajor_body(j, b0, b1, true);
+  else
+    gemv_nmajor_body(j, b0, b1, false);
+}
+#endif
+
+static void gemv_kmajor(const gemv_job* j, int64_t b0, int64_t b1, float* acc) {
+  int64_t nb = b1 - b0;
+  memset(acc, 0, (size_t)(j->S * j->nb) * 4);
+  for (int64_t k = 0; k < j->K; k++) {
+    int64_t w = k * j->ldw + b0;
+    for (int64_t s = 0; s < j->S; s++) {
+      float a = j->X[s * j->K + k];
+      for (int64_t x = 0; x < nb; x++) acc[s * j->nb + x] += a * wget(j->W, w + x, j->wf32);
+    }
+  }
+}
+
+static void gemv_nmajor(const gemv_job* j, int64_t b0, int64_t b1) {
+  for (int64_t b = b0; b < b1; b++)
+    for (int64_t s = 0; s < j->S; s++) {
+      float v = 0;
+      for (int64_t k = 0; k < j->K; k++) v += j->X[s * j->K + k] * wget(j->W, b * j->ldw + k, j->wf32);
+      gemv_put(j, s, b, v);
+    }
+}
+
+/* gemv_blocks computes blocks [begin, end) of nb columns. */
+static void gemv_blocks(void* ctx, int64_t begin, int64_t end) {
+  gemv_job* j = ctx;
+  int64_t b0 = begin * j->nb, b1 = end * j->nb;
+  if (b1 > j->Nb) b1 = j->Nb;
+  if (j->nmajor) {
+#ifdef STELA_X86
+    if (blas.avx2) {
+      gemv_nmajor_avx2(j, b0, b1);
+      return;
+    }
+#endif
+    gemv_nmajor(j, b0, b1);
+    return;
+  }
+  float* acc = malloc((size_t)(j->S * j->nb) * 4);
+  if (acc == NULL) {
+    gemv_nmajor(j, b0, b1); /* element by element: any layout reads W(k, b) */
+    return;
+  }
+  for (int64_t b = b0; b < b1; b += j->nb) {
+    int64_t e = b + j->nb < b1 ? b + j->nb : b1;
+#ifdef STELA_X86
+    if (blas.avx2)
+      gemv_kmajor_avx2(j, b, e, acc);
+    else
+#endif
+      gemv_kmajor(j, b, e, acc);
+    for (int64_t s = 0; s < j->S; s++)
+      for (int64_t x = 0; x < e - b; x++) gemv_put(j, s, b + x, acc[s * j->nb + x]);
+  }
+  free(acc);
+}
+
+/* gemv_bf16 runs C = alpha op(A) op(B) + beta C where one operand is a
+   bf16 weight and the other has at most GEMV_MAX rows (op(A), when B is
+   the bf16 one) or columns (op(B)); returns false when it does not
+   apply. */
+static bool gemv_run(bool wB, int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K,
+                     float alpha, const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C,
+                     int64_t ldc);
+
+static bool gemv_bf16(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
+                      const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (bf16B && M <= GEMV_MAX) return gemv_run(true, ta, tb, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (bf16A && N <= GEMV_MAX) return gemv_run(false, ta, tb, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  return false;
+}
+
+/* gemv_f32: the same kernel for an f32 product of 2 to GEMV_F32_MAX rows
+   (or columns) with a weight of GEMV_F32_MIN elements or more whose
+   contracting dimension is contiguous (op(B) = Bᵀ: a tied LM head):
+   memory-bound products where oneDNN's sgemm reads the weight at a
+   fraction of the memory's rate (8 rows times GPT-2's transposed LM head:
+   about 5 GFLOP/s). In interleaved runs that one went from 99-145 ms to
+   75-100 ms; one row (oneDNN's GEMV) and the other layout measured no
+   better, and stay with oneDNN. */
+#define GEMV_F32_MAX 8
+#define GEMV_F32_MIN (1 << 18)
+
+static bool gemv_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+                     const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (blas.gemv_f32_off) return false;
+  if (tb && M >= 2 && M <= GEMV_F32_MAX && N * K >= GEMV_F32_MIN)
+    return gemv_run(true, ta, tb, false, false, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (!ta && N >= 2 && N <= GEMV_F32_MAX && M * K >= GEMV_F32_MIN)
+    return gemv_run(false, ta, tb, false, false, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  return false;
+}
+
+/* gemv_run: the weight is B (wB) or A; the other operand is f32 or
+   bf16. */
+static bool gemv_run(bool wB, int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K,
+                     float alpha, const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C,
+                     int64_t ldc) {
+  gemv_job j = {.K = K, .C = C, .alpha = alpha, .beta = beta};
+  const void* x;
+  bool xbf, xtrans; /* the small operand: op(X) is S x K, X[s][k] at x[s*ld + k] (or x[k*ld + s] when xtrans) */
+  int64_t xld;
+  if (wB) {
+    j.S = M, j.Nb = N, j.W = B, j.wf32 = !bf16B, j.ldw = ldb, j.nmajor = tb != 0, j.css = ldc, j.csb = 1;
+    x = A, xbf = bf16A, xtrans = ta != 0, xld = lda;
+  } else {
+    /* Cᵀ = op(B)ᵀ op(A)ᵀ: the rows are op(B)'s columns. */
+    j.S = N, j.Nb = M, j.W = A, j.wf32 = !bf16A, j.ldw = lda, j.nmajor = ta == 0, j.css = 1, j.csb = ldc;
+    x = B, xbf = bf16B, xtrans = tb == 0, xld = ldb;
+  }
+  float* X = malloc((size_t)(j.S * K) * 4 + 4);
+  if (X == NULL) return false;
+  for (int64_t s = 0; s < j.S; s++)
+    for (int64_t k = 0; k < K; k++) {
+      int64_t i = xtrans ? k * xld + s : s * xld + k;
+      X[s * K + k] = xbf ? bf16_to_f32(((const uint16_t*)x)[i]) : ((const float*)x)[i];
+    }
+  j.X = X;
+  /* Blocks of columns: k-major, one a thread, each thread reading long
+     runs of each row of W (short runs at a large stride defeat the
+     hardware prefetcher: the product then waits on memory), with the S
+     rows of the block's sums in at most 64 KiB (L2); n-major, 64 rows of
+     W. At least 256 KiB of W a block. */
+  stela_pool* p = tls_pool;
+  int64_t threads = p != NULL && !tls_nested ? p->threads : 1;
+  if (j.nmajor) {
+    j.nb = 64;
+  } else {
+    j.nb = (j.Nb + threads - 1) / threads;
+    if (j.nb > (16 << 10) / j.S) j.nb = (16 << 10) / j.S;
+    j.nb = (j.nb + 15) & ~(int64_t)15;
+  }
+  int64_t blocks = (j.Nb + j.nb - 1) / j.nb;
+  int64_t grain = 1 + (256 << 10) / (j.nb * (j.wf32 ? 4 : 2) * (K > 0 ? K : 1));
+  parallel_for(&j, gemv_blocks, blocks, grain);
+  free(X);
+  return true;
+}
+
+/* The largest count of rows of an f32 operand (op(A)'s rows, op(B)'s
+   columns) that the bf16 path splits into parts; a product with more
+   converts its bf16 operand to f32 instead, unless the CPU has AMX. */
+#define SPLIT_MAX 256
+
+typedef struct {
+  const float* P; /* the parts' products */
+  float* C;
+  int64_t M, N, ldc, ldp, stride; /* part j of C[i][n] at P[i*ldp + n + j*stride] */
+  float alpha, beta;
+} sum_job;
+
+static void sum_rows(void* ctx, int64_t begin, int64_t end) {
+  sum_job* j = ctx;
+  for (int64_t i = begin; i < end; i++)
+    for (int64_t n = 0; n < j->N; n++) {
+      const float* p = j->P + i * j->ldp + n;
+      float v = j->alpha * ((p[2 * j->stride] + p[j->stride]) + p[0]);
+      float* c = &j->C[i * j->ldc + n];
+      *c = j->beta == 0 ? v : v + j->beta * *c;
+    }
+}
+
+/* rt_gemm_bf16: C = alpha op(A) op(B) + beta C, A and B f32 or (bf16A,
+   bf16B) bf16, products and sums in f32. Both bf16: oneDNN's bf16 GEMM
+   (on the pool as dnnl_run splits it). One bf16 (a bf16 weight times f32
+   activations): the f32 operand is split into three bf16 parts whose sum
+   is it exactly (split3) and stacked, so that one bf16 GEMM of 3x the
+   rows reads the bf16 operand once; C sums the three products. The
+   result is then as accurate as an f32 GEMM of the converted weight. Where
+   the bf16 GEMM is not used ($STELA_CPU_BF16=off, no AVX512-BF16, no
+   oneDNN, calls from inside a parallel region), bf16 operands are
+   converted to f32 and the product is rt_sgemm's. */
+static void rt_gemm_bf16(int32_t transA, int32_t transB, int32_t bf16A, int32_t bf16B, int64_t M, int64_t N, int64_t K,
+                         float alpha, const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C,
+                         int64_t ldc) {
+  if (M <= 0 || N <= 0) return;
+  pthread_once(&blas.once, blas_init);
+  if (!bf16A && !bf16B) {
+    rt_sgemm(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  if (K > 0 && gemv_bf16(transA, transB, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
+  bool native = K > 0 && blas.dnnl_bf16 != NULL && !atomic_load(&blas.bf16_off) && !tls_nested &&
+                fits_int(3 * M, 3 * N, K, lda, ldb, ldc);
+  int64_t rows = bf16A ? N : M; /* the f32 operand's rows, if any */
+  if (native && !(bf16A && bf16B) && rows > SPLIT_MAX && !blas.amx) native = false;
+  if (!native) {
+    gemm_bf16_f32(transA, transB, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  if (bf16A && bf16B) {
+    dnnl_run(true, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  /* parts: op(X) for the f32 operand X as `rows` rows of K, three times;
+     P: the product with the parts, three blocks of M rows (A f32) or of
+     N columns (B f32). */
+  uint16_t* parts = malloc((size_t)(3 * rows * K) * 2 + 2);
+  float* P = malloc((size_t)(3 * M * N) * 4 + 4);
+  if (parts == NULL || P == NULL) {
+    free(parts);
+    free(P);
+    gemm_bf16_f32(transA, transB, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  sum_job s = {.P = P, .C = C, .M = M, .N = N, .ldc = ldc, .alpha = alpha, .beta = beta};
+  if (!bf16A) {
+    /* op(A) is M x K: rows of A, or columns when transposed. */
+    conv_job j = {.src = A, .dst = parts, .rows = M, .cols = K, .ld = lda, .trans = transA != 0};
+    run_rows(&j, split_parts);
+    dnnl_run(true, 0, transB, 3 * M, N, K, 1, parts, K, B, ldb, 0, P, N);
+    s.ldp = N, s.stride = M * N;
+  } else {
+    /* op(B) is K x N; its columns are B's rows when transposed. */
+    conv_job j = {.src = B, .dst = parts, .rows = N, .cols = K, .ld = ldb, .trans = transB == 0};
+    run_rows(&j, split_parts);
+    dnnl_run(true, transA, 1, M, 3 * N, K, 1, A, lda, parts, K, 0, P, 3 * N);
+    s.ldp = 3 * N, s.stride = N;
+  }
+  parallel_for(&s, sum_rows, M, 1 + (1 << 14) / N);
+  free(parts);
+  free(P);
+}
+
+/* stela_rt_set_bf16 turns the bf16 GEMM off (0) or back on (1), as
+   $STELA_CPU_BF16=off does: for tests of the f32 path. Returns whether
+   bf16 products will use it (the CPU and oneDNN have it, and it is on). */
+int stela_rt_set_bf16(int on) {
+  pthread_once(&blas.once, blas_init);
+  atomic_store(&blas.bf16_off, on ? 0 : 1);
+  return on && blas.dnnl_bf16 != NULL;
 }
 
 static void rt_dgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
@@ -722,6 +1329,7 @@ void stela_rt_init(stela_rt* rt, int threads) {
   rt->dgemm = rt_dgemm;
   rt->sgemm_batch = rt_sgemm_batch;
   rt->attention_f32 = rt_attention_f32;
+  rt->gemm_bf16 = rt_gemm_bf16;
   stela_rt_init_collectives(rt);
   static _Atomic int32_t never; /* stays 0 */
   rt->cancel = &never;

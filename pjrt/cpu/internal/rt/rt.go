@@ -47,6 +47,7 @@ static const char* rt_blas(int* ok) {
 
 typedef struct gemm_args {
 	int own, f64, ta, tb;
+	int bf16, bfa, bfb; // gemm_bf16 with A (bfa), B (bfb) bf16
 	int64_t M, N, K, lda, ldb, ldc;
 	double alpha, beta;
 	void *A, *B, *C;
@@ -56,7 +57,10 @@ static int gemm_entry_impl(void* const* args, void* const* results, char err[256
 	gemm_args* g = args[0];
 	(void)results;
 	(void)err;
-	if (g->f64) {
+	if (g->bf16) {
+		rt->gemm_bf16(g->ta, g->tb, g->bfa, g->bfb, g->M, g->N, g->K, (float)g->alpha, g->A, g->lda, g->B, g->ldb,
+		              (float)g->beta, g->C, g->ldc);
+	} else if (g->f64) {
 		if (g->own)
 			stela_dgemm_own(g->ta, g->tb, g->M, g->N, g->K, g->alpha, g->A, g->lda, g->B, g->ldb, g->beta, g->C, g->ldc);
 		else
@@ -238,6 +242,38 @@ func (r *Runtime) Gemm(f64, own, ta, tb bool, M, N, K int64, alpha float64, A un
 	g.alpha, g.beta = C.double(alpha), C.double(beta)
 	g.A, g.B, g.C = A, B, Cm
 	C.rt_gemm(r.r, g)
+}
+
+// GemmBF16 runs the table's gemm_bf16 from inside an entry call:
+// C (float32) = alpha·op(A)·op(B) + beta·C, A and B float32 or (bfA, bfB)
+// bfloat16 (uint16 bits), in C memory.
+func (r *Runtime) GemmBF16(ta, tb, bfA, bfB bool, M, N, K int64, alpha float32, A unsafe.Pointer, lda int64,
+	B unsafe.Pointer, ldb int64, beta float32, Cm unsafe.Pointer, ldc int64) {
+	b := func(v bool) C.int {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	g := (*C.gemm_args)(C.calloc(1, C.size_t(unsafe.Sizeof(C.gemm_args{}))))
+	defer C.free(unsafe.Pointer(g))
+	g.bf16, g.bfa, g.bfb, g.ta, g.tb = 1, b(bfA), b(bfB), b(ta), b(tb)
+	g.M, g.N, g.K, g.lda, g.ldb, g.ldc = C.int64_t(M), C.int64_t(N), C.int64_t(K), C.int64_t(lda), C.int64_t(ldb), C.int64_t(ldc)
+	g.alpha, g.beta = C.double(alpha), C.double(beta)
+	g.A, g.B, g.C = A, B, Cm
+	C.rt_gemm(r.r, g)
+}
+
+// SetBF16 turns the runtime's bf16 GEMM (oneDNN's, on CPUs with
+// AVX512-BF16) off or back on for the process, as STELA_CPU_BF16=off
+// does, so that tests run both paths; it returns whether bf16 products now
+// use it.
+func SetBF16(on bool) bool {
+	v := C.int(0)
+	if on {
+		v = 1
+	}
+	return C.stela_rt_set_bf16(v) != 0
 }
 
 // ParallelForProbe runs parallel_for(n, grain) from inside an entry call

@@ -41,3 +41,58 @@ func BenchmarkGemm(b *testing.B) {
 		Free(C)
 	}
 }
+
+// GEMVs of a decode step (GPT-2 small: x[M,768] times the weights), f32
+// and bf16 weights, reporting the weights' bytes read per second (the
+// bound of a batch-1 decode step is the memory bandwidth):
+//
+//	go test ./pjrt/cpu/internal/rt -run '^$' -bench GEMV -count 6
+func BenchmarkGEMV(b *testing.B) {
+	type shape struct {
+		name    string
+		K, N    int64
+		transB  bool
+		workset int // copies of the weight cycled through, so that they come from memory
+	}
+	for _, s := range []shape{{"c_fc", 768, 3072, false, 8}, {"lm_head", 768, 50257, true, 2}} {
+		for _, M := range []int64{1, 8} {
+			for _, w := range []string{"f32", "bf16"} {
+				es := int64(4)
+				if w == "bf16" {
+					es = 2
+				}
+				wb := s.K * s.N * es
+				Ws := make([]unsafe.Pointer, s.workset)
+				for i := range Ws {
+					Ws[i] = Malloc(int(wb))
+					Memset(Ws[i], 0x3c, int(wb))
+				}
+				A, C := Malloc(int(4*M*s.K)), Malloc(int(4*M*s.N))
+				Memset(A, 0x3c, int(4*M*s.K))
+				ldb := s.N
+				if s.transB {
+					ldb = s.K
+				}
+				r := Default()
+				b.Run(fmt.Sprintf("%s/M=%d/%s", s.name, M, w), func(b *testing.B) {
+					i := 0
+					for b.Loop() {
+						W := Ws[i%len(Ws)]
+						i++
+						if w == "f32" {
+							r.Gemm(false, false, false, s.transB, M, s.N, s.K, 1, A, s.K, W, ldb, 0, C, s.N)
+						} else {
+							r.GemmBF16(false, s.transB, false, true, M, s.N, s.K, 1, A, s.K, W, ldb, 0, C, s.N)
+						}
+					}
+					b.ReportMetric(float64(wb)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+				})
+				for _, W := range Ws {
+					Free(W)
+				}
+				Free(A)
+				Free(C)
+			}
+		}
+	}
+}

@@ -243,9 +243,12 @@ func TestGemm(t *testing.T) {
 	defer r.Close()
 	name, ok := BLAS()
 	t.Logf("BLAS: %q %v", name, ok)
-	// The last two are big enough for the runtime to split them over the
-	// pool (oneDNN in blocks of rows, then of columns, of C).
-	shapes := [][3]int64{{1, 1, 1}, {1, 17, 5}, {7, 1, 9}, {6, 16, 3}, {13, 35, 300}, {97, 257, 70}, {5, 4, 0}, {0, 4, 3}, {7, 9, 600}, {300, 130, 80}, {70, 400, 90}}
+	// {300, 130, 80} and {70, 400, 90} are big enough for the runtime to
+	// split them over the pool (oneDNN in blocks of rows, then of
+	// columns, of C); the last three are products of a few rows (or
+	// columns) with a big operand, which f32 runs through the runtime's
+	// GEMV kernel (with op(B) = Bᵀ, or op(A) = A when few columns).
+	shapes := [][3]int64{{1, 1, 1}, {1, 17, 5}, {7, 1, 9}, {6, 16, 3}, {13, 35, 300}, {97, 257, 70}, {5, 4, 0}, {0, 4, 3}, {7, 9, 600}, {300, 130, 80}, {70, 400, 90}, {2, 1000, 301}, {5, 701, 400}, {700, 3, 403}}
 	for _, own := range []bool{true, false} {
 		for _, f64 := range []bool{false, true} {
 			for _, s := range shapes {

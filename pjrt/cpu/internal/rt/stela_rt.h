@@ -100,7 +100,7 @@ typedef struct stela_rt {
                                  const int64_t* members, int64_t n, void* const* mine, const int64_t* sizes, int64_t k,
                                  void** peers, char err[256]);
 
-  /* ---- Version 6: batched GEMM and fused attention (rt_attn.h). ---- */
+  /* ---- Version 6: batched GEMM, fused attention (rt_attn.h), bf16 GEMM. ---- */
   /* batch independent products like sgemm, product b reading A + b*strideA
      and B + b*strideB and writing C + b*strideC. The runtime runs small
      products in parallel across the batch (each on one thread), large
@@ -117,6 +117,14 @@ typedef struct stela_rt {
                         int64_t ldq, int64_t strideQ, const float* K, int32_t transK, int64_t ldk, int64_t strideK,
                         const float* V, int32_t transV, int64_t ldv, int64_t strideV, float scale,
                         const uint8_t* mask, int64_t mask_div, float fill, float* O);
+  /* GEMM with bf16 operands (also version 6). */
+  /* sgemm with A (bf16A != 0) and B (bf16B != 0) each f32 or bf16 (raw
+     bits, uint16_t): C[M,N] (f32) = alpha * op(A) * op(B) + beta * C, the
+     products and sums in f32, as accurate as sgemm of the operands
+     converted to f32 (rt.c, rt_gemm_bf16). */
+  void (*gemm_bf16)(int32_t transA, int32_t transB, int32_t bf16A, int32_t bf16B, int64_t M, int64_t N, int64_t K,
+                    float alpha, const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C,
+                    int64_t ldc);
 } stela_rt;
 
 /* The bit of a barrier's op_id that asks for the peers' copies again
@@ -269,6 +277,9 @@ int stela_rt_blas_loaded(void);
 #define STELA_RT_USES_COLLECTIVES 2
 
 /* The plugin's own GEMM (the fallback), callable directly for tests. */
+/* Turns the bf16 GEMM off (0) or on (1) for the process, as
+   $STELA_CPU_BF16=off does; returns whether bf16 products now use it. */
+int stela_rt_set_bf16(int on);
 void stela_sgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 void stela_dgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
