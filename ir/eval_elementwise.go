@@ -461,6 +461,13 @@ func complexCbrt(z complex128) complex128 {
 // unchanged, except that with no mantissa bits it becomes +Inf (a format
 // without mantissa bits has no NaN).
 func reducePrecisionElem(d DType, v any, expBits, mantBits int) any {
+	if _, ok := narrowFormats[d]; ok {
+		// The f8, f6 and f4 types: widened to f32 exactly, reduced there,
+		// and rounded back with the format's rules (the code generator's
+		// way too).
+		r := reducePrecisionElem(F32, float32(narrowToFloat64(d, v)), expBits, mantBits)
+		return FromFloat64(d, float64(r.(float32)))
+	}
 	srcExp, srcMant := dtypeFloatFormat(d)
 	nbits := uint(d.Bits())
 	x := ElemBits(d, v)

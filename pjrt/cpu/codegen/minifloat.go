@@ -165,3 +165,28 @@ func (b *fb) miniULPBits(k elemKind, x value.Value) value.Value {
 	}
 	return x
 }
+
+// miniNextAfter is chlo.next_after on a mini float: C's nextafter(x, y)
+// in the format's own code space. NaN (the format's) if either is NaN, y
+// if x == y, from ±0 the smallest subnormal with y's sign, else one code
+// up or down in magnitude. The FNUZ types have no -0: stepping from the
+// smallest negative subnormal towards zero gives +0, not the NaN at
+// 0x80. f8E8M0FNU has neither sign nor zero: one code towards y.
+func (b *fb) miniNextAfter(k elemKind, x, y value.Value) value.Value {
+	c := b.cur
+	f := k.miniFormat()
+	xf, yf := b.miniToF32(k, x), b.miniToF32(k, y)
+	one := c8(1)
+	away := c.NewICmp(enum.IPredEQ, c.NewFCmp(enum.FPredOLT, xf, yf), c.NewFCmp(enum.FPredOGT, xf, floatConst(kF32, 0)))
+	var r value.Value = c.NewSelect(away, c.NewAdd(x, one), c.NewSub(x, one))
+	if f.Kind != minifloat.NaNE8M0 {
+		signMask := c8(int64(1) << (f.Bits - 1))
+		if f.Kind == minifloat.NaNFNUZ {
+			r = c.NewSelect(c.NewICmp(enum.IPredEQ, r, signMask), c8(0), r)
+		}
+		tiny := c.NewOr(c.NewAnd(y, signMask), one)
+		r = c.NewSelect(c.NewFCmp(enum.FPredOEQ, xf, floatConst(kF32, 0)), tiny, r)
+	}
+	r = c.NewSelect(c.NewFCmp(enum.FPredOEQ, xf, yf), y, r)
+	return c.NewSelect(c.NewFCmp(enum.FPredUNO, xf, yf), b.miniFromF32(k, c.NewFAdd(xf, yf)), r)
+}

@@ -289,10 +289,7 @@ func (p *planner) reducePrecision(n *node, op *stablehlo.Op, ins []*tval) ([]*tv
 }
 
 func checkReducePrecision(attrs func(string) stablehlo.Attr, k elemKind) error {
-	if k.isMini() {
-		return unsupportedf("reduce_precision on %s (not implemented on the f8, f6 and f4 types)", k.mlir())
-	}
-	if _, _, ok := floatFormat(k); !ok {
+	if _, _, ok := floatFormat(k); !ok && !k.isMini() {
 		return fmt.Errorf("element type %s is not allowed", k.mlir())
 	}
 	e, ok1 := attrs("exponent_bits").(stablehlo.IntAttr)
@@ -361,6 +358,11 @@ func floatWidth(t *types.FloatType) int64 {
 // the reduced range to ±0 and above it to ±Inf; NaN stays NaN, except
 // that with no mantissa bits it becomes +Inf.
 func (b *fb) reducePrecisionScalar(k elemKind, attrs func(string) stablehlo.Attr, v value.Value) value.Value {
+	if k.isMini() {
+		// The mini floats: widened to f32 exactly, reduced there, and
+		// encoded back with the format's rules (as the evaluator does).
+		return b.miniFromF32(k, b.reducePrecisionScalar(kF32, attrs, b.miniToF32(k, v)))
+	}
 	srcExp, srcMant, _ := floatFormat(k)
 	eb := int(attrs("exponent_bits").(stablehlo.IntAttr).Value)
 	mb := int(attrs("mantissa_bits").(stablehlo.IntAttr).Value)
@@ -729,7 +731,7 @@ func (p *planner) chlo(n *node, op *stablehlo.Op, short string, ins []*tval) ([]
 	r := outs[0]
 	for _, in := range ins {
 		if narrowChloRefused(in.t.elem) {
-			return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the f8, f6, f4 and sub-byte integer types)", short, in.t.elem.mlir())
+			return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the sub-byte integer types)", short, in.t.elem.mlir())
 		}
 	}
 	if short == "next_after" || short == "zeta" || short == "polygamma" {
@@ -787,7 +789,7 @@ func (p *planner) chloBroadcastOp(n *node, op *stablehlo.Op, short string, ins [
 	}
 	r := outs[0]
 	if !binaryOps[target] && target != "select" && target != "compare" && narrowChloRefused(ins[0].t.elem) {
-		return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the f8, f6, f4 and sub-byte integer types)", short, ins[0].t.elem.mlir())
+		return nil, unsupportedf("chlo.%s on %s (the chlo math functions on the sub-byte integer types)", short, ins[0].t.elem.mlir())
 	}
 	bdims, hasDims := intArray(op.Attr("broadcast_dimensions"))
 	args := make([]*tval, len(ins))
@@ -1039,6 +1041,9 @@ func (b *fb) chloScalar(short string, k elemKind, args []value.Value) (value.Val
 // nextAfter is C's nextafter(x, y) on the element's storage bits: NaN if
 // either is NaN, y if x == y, else the neighbor of x towards y.
 func (b *fb) nextAfter(k elemKind, x, y value.Value) value.Value {
+	if k.isMini() {
+		return b.miniNextAfter(k, x, y)
+	}
 	c := b.cur
 	xb, it, back := b.floatBits(k, x)
 	yb, _, _ := b.floatBits(k, y)

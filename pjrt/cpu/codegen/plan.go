@@ -1602,9 +1602,6 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		return false, "element type not supported by the code generator yet"
 	}
 	short := d.Short()
-	if short == "reduce_precision" && k.isMini() {
-		return false, "reduce_precision is not implemented on the f8, f6 and f4 types"
-	}
 	switch d.Kernel {
 	case stablehlo.KernelUnary, stablehlo.KernelBinary:
 		if !elemOK(short, k) {
@@ -1612,7 +1609,7 @@ func CompilesOn(name string, e stablehlo.ElementType) (bool, string) {
 		}
 	case stablehlo.KernelChlo:
 		if t := chloBroadcast[short]; (t == "" && short != "top_k" || t != "" && !binaryOps[t] && t != "select" && t != "compare") && narrowChloRefused(k) {
-			return false, "the chlo math functions are not implemented on the f8, f6, f4 and sub-byte integer types"
+			return false, "the chlo math functions are not implemented on the sub-byte integer types"
 		}
 		if t := chloBroadcast[short]; t != "" && binaryOps[t] && !elemOK(t, k) {
 			return false, "not implemented on this element type"

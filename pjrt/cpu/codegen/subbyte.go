@@ -167,7 +167,8 @@ func subConst(k elemKind, bits uint64) constant.Constant {
 func enumULT() enum.IPred { return enum.IPredULT }
 func enumSLT() enum.IPred { return enum.IPredSLT }
 
-// narrowChloRefused: the chlo math functions (erf, lgamma, next_after,
-// ...) are not implemented on the mini floats and sub-byte integers; the
-// chlo.broadcast_* ops (the plain ops) and top_k are.
-func narrowChloRefused(k elemKind) bool { return k.isMini() || k.isSubByte() }
+// narrowChloRefused: the chlo math functions (mulhi) are not implemented
+// on the sub-byte integers; the chlo.broadcast_* ops (the plain ops) and
+// top_k are. The mini floats compute them as f16 and bf16 do: widened to
+// f32, rounded once with the format's rules (chloScalar).
+func narrowChloRefused(k elemKind) bool { return k.isSubByte() }
