@@ -191,6 +191,15 @@ var xlaKnown = map[string]xlaDiff{
 	}},
 	// jaxlib 0.10.2's CPU client aborts the process on these types.
 	"types_f6.mlir": {why: "jaxlib 0.10.2 aborts on f6 programs", match: []string{"XLA: XLA killed the process: signal: aborted"}},
+	// The f6 programs abort jaxlib (above). Run without them, XLA differs
+	// on f8 (measured): it rounds the f8 bits themselves, so a source
+	// subnormal loses mantissa bits the target format has (f8E5M2 2^-16 to
+	// e8m1 gives 0; the spec's conversion to e8m1 and back keeps it), a NaN
+	// keeps its payload, and a NaN stays NaN at mantissa_bits = 0 (the f32
+	// rule Stela applies after widening makes it Inf).
+	"reduce_precision_narrow.mlir": {why: "jaxlib 0.10.2 aborts on f6 programs", match: []string{"XLA: XLA killed the process: signal: aborted"}},
+	// XLA's chlo legalization has no f8 form of erfc (and the others).
+	"chlo_narrow_floats.mlir": {why: "XLA does not legalize chlo.erfc on f8E4M3FN", match: []string{"failed to legalize operation 'chlo.erfc'"}},
 	// XLA's CPU backend converts the f4E2M1FN value 6.0 (its largest) to
 	// i32 as INT_MAX; every other f4 result agrees.
 	"types_f4.mlir": {why: "XLA converts f4E2M1FN 6.0 to i32 as INT_MAX", match: []string{"59: check.expect_eq_const: element [0]: actual 2147483647, expected 6"}},
