@@ -86,6 +86,7 @@ func init() {
 			importRules[d.Name] = importSame(op)
 		}
 	}
+	registerChlo()
 }
 
 // CanImport reports whether Import has a rule for the op of that full

@@ -368,15 +368,20 @@ func defineOps() map[string]*OpDef {
 	chlo := func(ops string, operands int, elem ElemClass, traits OpTrait, k Kernel, refused string) {
 		def("chlo", SectionChlo, ops, operands, 0, elem, traits, false, k, refused)
 	}
-	chlo("acos acosh asin asinh atan atanh cosh sinh tan", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
+	// chloIR: the chlo ops that import to Stela IR (lowering/import_chlo.go).
+	chloIR := func(ops string, operands int, elem ElemClass, traits OpTrait, k Kernel, refused string) {
+		def("chlo", SectionChlo, ops, operands, 0, elem, traits, true, k, refused)
+	}
+	chlo("acos acosh asin asinh atan atanh cosh sinh", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	def("chlo", SectionChlo, "erf", 1, 0, ClassFloat, exp, true, KernelChlo, "") // the IR has erf
 	chlo("erfc lgamma erf_inv digamma", 1, ClassFloat, ew, KernelChlo, "")
-	chlo("is_inf is_pos_inf is_neg_inf", 1, ClassFloat, ew, KernelChlo, "")
-	chlo("conj", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
+	chloIR("tan", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
+	chloIR("is_inf is_pos_inf is_neg_inf", 1, ClassFloat, ew, KernelChlo, "")
+	chloIR("conj", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	chlo("next_after", 2, ClassFloat, ew, KernelChlo, "")
 	chlo("top_k", 1, ClassAny, 0, KernelChlo, "")
 	chlo("bessel_i1e", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
-	chlo("square", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
+	chloIR("square", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	chlo("polygamma zeta", 2, ClassFloat, exp, KernelChlo, "")
 	chlo("mulhi", 2, ClassInt, ew, KernelChlo, "")
 	// Rewritten into StableHLO first (chlo.go, Module.LowerChlo).
@@ -388,15 +393,15 @@ func defineOps() map[string]*OpDef {
 	chlo("asin_acos_kernel", 1, ClassFloat|ClassComplex, ew, NoKernel,
 		"an intermediate of chlo's own asin/acos decompositions, which (its definition says) frameworks never emit and backends never see")
 	const bc = ew | Broadcasting
-	chlo("broadcast_add broadcast_maximum broadcast_minimum broadcast_multiply", 2, ClassAny, bc|c, KernelChlo, "")
-	chlo("broadcast_subtract broadcast_divide broadcast_remainder broadcast_power", 2, classNum, bc, KernelChlo, "")
-	chlo("broadcast_atan2", 2, ClassFloat|ClassComplex, bc, KernelChlo, "")
+	chloIR("broadcast_add broadcast_maximum broadcast_minimum broadcast_multiply", 2, ClassAny, bc|c, KernelChlo, "")
+	chloIR("broadcast_subtract broadcast_divide broadcast_remainder broadcast_power", 2, classNum, bc, KernelChlo, "")
+	chloIR("broadcast_atan2", 2, ClassFloat|ClassComplex, bc, KernelChlo, "")
 	chlo("broadcast_next_after", 2, ClassFloat, bc, KernelChlo, "")
-	chlo("broadcast_and broadcast_or broadcast_xor", 2, classLogic, bc|c, KernelChlo, "")
-	chlo("broadcast_shift_left broadcast_shift_right_arithmetic broadcast_shift_right_logical", 2, ClassInt, bc, KernelChlo, "")
-	chlo("broadcast_compare", 2, ClassAny, bc, KernelChlo, "")
-	chlo("broadcast_select", 3, ClassAny, bc, KernelChlo, "")
-	chlo("broadcast_complex", 2, ClassFloat, bc, KernelChlo, "")
+	chloIR("broadcast_and broadcast_or broadcast_xor", 2, classLogic, bc|c, KernelChlo, "")
+	chloIR("broadcast_shift_left broadcast_shift_right_arithmetic broadcast_shift_right_logical", 2, ClassInt, bc, KernelChlo, "")
+	chloIR("broadcast_compare", 2, ClassAny, bc, KernelChlo, "")
+	chloIR("broadcast_select", 3, ClassAny, bc, KernelChlo, "")
+	chloIR("broadcast_complex", 2, ClassFloat, bc, KernelChlo, "")
 	chlo("broadcast_polygamma broadcast_zeta", 2, ClassFloat, bc|Expensive, KernelChlo, "")
 
 	// check and func.
