@@ -212,6 +212,7 @@ func runOps(args []string, stdout, stderr io.Writer) error {
 // libtpu to the list.
 var tpuRefusals = map[string]string{
 	"chlo_top_k_broadcast.mlir":       "`chlo.broadcast_subtract` (CHLO, not legalized)",
+	"chlo_import.mlir":                "`chlo.broadcast_add` (CHLO, not legalized)",
 	"chlo_narrow_floats.mlir":         "`chlo.erfc` on f8E4M3FN (CHLO on the f8 types, not legalized)",
 	"conv_layouts.mlir":               "`convolution` on si64",
 	"dot_general_batched.mlir":        "`dot_general` on si64",

@@ -198,6 +198,10 @@ var xlaKnown = map[string]xlaDiff{
 	// keeps its payload, and a NaN stays NaN at mantissa_bits = 0 (the f32
 	// rule Stela applies after widening makes it Inf).
 	"reduce_precision_narrow.mlir": {why: "jaxlib 0.10.2 aborts on f6 programs", match: []string{"XLA: XLA killed the process: signal: aborted"}},
+	// XLA legalizes chlo.is_inf to |x| == Inf with Inf as a constant of
+	// the operand's type; f4E2M1FN has no Inf and XLA's constant becomes
+	// 0 there, so is_inf(0) is true. The type has no Inf: Stela says false.
+	"chlo_import.mlir": {why: "XLA's chlo.is_inf on f4E2M1FN is true at 0", match: []string{"99: check.expect_eq_const: element [3]: actual true, expected false"}},
 	// XLA's chlo legalization has no f8 form of erfc (and the others).
 	"chlo_narrow_floats.mlir": {why: "XLA does not legalize chlo.erfc on f8E4M3FN", match: []string{"failed to legalize operation 'chlo.erfc'"}},
 	// XLA's CPU backend converts the f4E2M1FN value 6.0 (its largest) to
