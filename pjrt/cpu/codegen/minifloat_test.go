@@ -1,6 +1,7 @@
 package codegen_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -47,8 +48,8 @@ func miniF32Probes(d ir.DType) []float32 {
 // TestMiniFloatExhaustive compiles, for each f8, f6 and f4 type, the
 // conversions of every code to and from the other types (f32 probes
 // around every rounding boundary in, every code out), the arithmetic ops
-// on every code against a shuffled partner, compare, select and the data
-// movement ops, and compares with the reference evaluator bit for bit
+// on every code against a shuffled partner, reduce_precision to several
+// formats, compare, select and the data movement ops, and compares with the reference evaluator bit for bit
 // (any NaN matches any NaN).
 func TestMiniFloatExhaustive(t *testing.T) {
 	for seed, d := range ir.NarrowDTypes {
@@ -85,6 +86,10 @@ func TestMiniFloatExhaustive(t *testing.T) {
 			}
 			for _, op := range []ir.Op{ir.OpNegate, ir.OpAbs, ir.OpSqrt, ir.OpFloor, ir.OpSign, ir.OpIsFinite} {
 				out(op.String(), b.emit(op, nil, x))
+			}
+			// reduce_precision: widened to f32, reduced, encoded back.
+			for _, f := range [][2]int{{2, 1}, {3, 0}, {8, 1}, {4, 2}, {5, 10}, {1, 0}} {
+				out(fmt.Sprintf("reduce_precision e%dm%d", f[0], f[1]), b.emit(ir.OpReducePrecision, ir.ReducePrecisionAttr{ExponentBits: f[0], MantissaBits: f[1]}, x))
 			}
 			for _, ct := range []ir.ComparisonType{ir.CmpFloat, ir.CmpTotalOrder} {
 				for _, dir := range []ir.ComparisonDirection{ir.CmpEQ, ir.CmpLT, ir.CmpGE} {
