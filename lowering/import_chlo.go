@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/stela-ml/stela/internal/minifloat"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -39,6 +40,7 @@ func registerChlo() {
 	}
 	importRules["chlo.tan"] = importSame(ir.OpTan)
 	importRules["chlo.square"] = importChloSquare
+	importRules["chlo.next_after"] = importChloNextAfter
 	importRules["chlo.conj"] = importChloConj
 	for _, name := range []string{"chlo.is_inf", "chlo.is_pos_inf", "chlo.is_neg_inf"} {
 		importRules[name] = importChloIsInf
@@ -182,4 +184,89 @@ func importChloIsInf(c *opCtx) ([]*ir.Value, error) {
 		return nil, err
 	}
 	return c.emit(ir.OpCompare, []*ir.Value{x, k}, ir.CompareAttr{Direction: ir.CmpEQ, Type: ir.CmpFloat})
+}
+
+// importChloNextAfter: C's nextafter(x, y) on the storage bits, exact IR:
+// NaN (x + y) if either is NaN, y if x == y, from ±0 the smallest
+// subnormal with y's sign, else the bits of x plus or minus one (plus
+// when moving away from zero). The f8 types step in their own code space
+// the same way (the FNUZ types have no -0: the step from the smallest
+// negative subnormal towards zero gives +0; f8E8M0FNU has no zero and no
+// sign). f6 and f4 have no integer type of their width to step in and
+// stay unimported.
+func importChloNextAfter(c *opCtx) ([]*ir.Value, error) {
+	if err := c.only(); err != nil {
+		return nil, err
+	}
+	if len(c.args) != 2 || !c.args[0].Type.Equal(c.args[1].Type) {
+		return nil, c.errorf("want two operands of one type")
+	}
+	x, y := c.args[0], c.args[1]
+	d := x.Type.DType
+	bits := map[ir.DType]ir.DType{ir.F16: ir.U16, ir.BF16: ir.U16, ir.F32: ir.U32, ir.F64: ir.U64}[d]
+	f, narrow := ir.NarrowFormat(d)
+	switch {
+	case narrow && f.Bits == 8:
+		bits = ir.U8
+	case bits == ir.InvalidDType:
+		return nil, c.errorf("element type %v: next_after imports on f16, bf16, f32, f64 and the f8 types", d)
+	}
+	shape := x.Type.Shape
+	it := ir.TensorOf(bits, shape...)
+	e := func(op ir.Op, attr any, args ...*ir.Value) *ir.Value {
+		v, err := c.emit1(op, args, attr)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+	konst := func(t ir.Type, v float64) *ir.Value {
+		return e(ir.OpConstant, ir.ConstantAttr{Value: ir.FullLiteral(t, v)})
+	}
+	var out *ir.Value
+	err := func() (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				e, ok := p.(error)
+				if !ok {
+					panic(p)
+				}
+				err = e
+			}
+		}()
+		cmp := func(dir ir.ComparisonDirection, a, b *ir.Value) *ir.Value {
+			return e(ir.OpCompare, ir.CompareAttr{Direction: dir, Type: ir.CmpFloat}, a, b)
+		}
+		xb := e(ir.OpBitcastConvert, ir.BitcastConvertAttr{To: bits}, x)
+		yb := e(ir.OpBitcastConvert, ir.BitcastConvertAttr{To: bits}, y)
+		one := konst(it, 1)
+		e8m0 := narrow && f.Kind == minifloat.NaNE8M0
+		// Away from zero: x < y for a positive x, x > y for a negative
+		// one (f8E8M0FNU is always positive and has no zero to compare
+		// with).
+		away := cmp(ir.CmpLT, x, y)
+		var zero *ir.Value
+		if !e8m0 {
+			zero = konst(x.Type, 0)
+			away = e(ir.OpNot, nil, e(ir.OpXor, nil, away, cmp(ir.CmpGT, x, zero)))
+		}
+		r := e(ir.OpSelect, nil, away, e(ir.OpAdd, nil, xb, one), e(ir.OpSubtract, nil, xb, one))
+		if !e8m0 {
+			sign := konst(it, math.Ldexp(1, it.DType.Bits()-1))
+			if narrow && f.Kind == minifloat.NaNFNUZ {
+				r = e(ir.OpSelect, nil, e(ir.OpCompare, ir.CompareAttr{Direction: ir.CmpEQ}, r, sign), konst(it, 0), r)
+			}
+			tiny := e(ir.OpOr, nil, e(ir.OpAnd, nil, yb, sign), one)
+			r = e(ir.OpSelect, nil, cmp(ir.CmpEQ, x, zero), tiny, r)
+		}
+		r = e(ir.OpSelect, nil, cmp(ir.CmpEQ, x, y), yb, r)
+		res := e(ir.OpBitcastConvert, ir.BitcastConvertAttr{To: d}, r)
+		unordered := e(ir.OpOr, nil, cmp(ir.CmpNE, x, x), cmp(ir.CmpNE, y, y))
+		out = e(ir.OpSelect, nil, unordered, e(ir.OpAdd, nil, x, y), res)
+		return nil
+	}()
+	if err != nil {
+		return nil, err
+	}
+	return []*ir.Value{out}, nil
 }

@@ -378,7 +378,7 @@ func defineOps() map[string]*OpDef {
 	chloIR("tan", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	chloIR("is_inf is_pos_inf is_neg_inf", 1, ClassFloat, ew, KernelChlo, "")
 	chloIR("conj", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
-	chlo("next_after", 2, ClassFloat, ew, KernelChlo, "")
+	chloIR("next_after", 2, ClassFloat, ew, KernelChlo, "")
 	chlo("top_k", 1, ClassAny, 0, KernelChlo, "")
 	chlo("bessel_i1e", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")
 	chloIR("square", 1, ClassFloat|ClassComplex, ew, KernelChlo, "")

@@ -24,7 +24,6 @@ var evalUnsupported = map[string]string{
 	"chlo_math.mlir":                  "CHLO ops have no IR form",
 	"chlo_mulhi.mlir":                 "CHLO ops have no IR form",
 	"chlo_narrow_floats.mlir":         "CHLO ops have no IR form",
-	"chlo_square_next_after.mlir":     "CHLO ops have no IR form",
 	"chlo_top_k_broadcast.mlir":       "CHLO ops have no IR form",
 	"chlo_zeta_polygamma.mlir":        "CHLO ops have no IR form",
 	"rng_bit_generator_xla.mlir":      "the IR has no op for it",

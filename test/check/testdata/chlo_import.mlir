@@ -6,8 +6,9 @@
 // prefix-padded form XLA's chlo legalization takes; chlo_top_k_broadcast
 // has another), and
 // chlo.tan, square, conj, is_inf, is_pos_inf, is_neg_inf (on f32, complex
-// and f8 types with and without Inf). Expected values worked out by hand
-// (exact; tan and atan2 to 1e-6).
+// and f8 types with and without Inf), next_after on f8 types. Expected values
+// worked out by hand (exact; tan and atan2 to 1e-6); next_after's by walking
+// each type's values in order (ml_dtypes 0.7.0).
 func.func @main() {
   %a = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   %r = stablehlo.constant dense<[10.0, 20.0, 30.0]> : tensor<3xf32>
@@ -97,5 +98,21 @@ func.func @main() {
   %f4 = stablehlo.constant dense<[0x7, 0xF, 0x1, 0x0]> : tensor<4xf4E2M1FN>
   %f4i = chlo.is_inf %f4 : tensor<4xf4E2M1FN> -> tensor<4xi1>
   check.expect_eq_const %f4i, dense<false> : tensor<4xi1>
+  // chlo.next_after on f8 types: one step in the type's codes (FNUZ: no -0; E8M0: no zero, no sign)
+  %na_f8E4M3FNUZ_x = stablehlo.constant dense<[0x81, 0x00, 0x7F, 0x08, 0x88, 0x80]> : tensor<6xf8E4M3FNUZ>
+  %na_f8E4M3FNUZ_y = stablehlo.constant dense<[0x00, 0x81, 0x00, 0x09, 0x08, 0x08]> : tensor<6xf8E4M3FNUZ>
+  %na_f8E4M3FNUZ = chlo.next_after %na_f8E4M3FNUZ_x, %na_f8E4M3FNUZ_y : tensor<6xf8E4M3FNUZ>, tensor<6xf8E4M3FNUZ> -> tensor<6xf8E4M3FNUZ>
+  %na_f8E4M3FNUZ_b = stablehlo.bitcast_convert %na_f8E4M3FNUZ : (tensor<6xf8E4M3FNUZ>) -> tensor<6xui8>
+  check.expect_eq_const %na_f8E4M3FNUZ_b, dense<[0, 129, 126, 9, 135, 128]> : tensor<6xui8>
+  %na_f8E5M2_x = stablehlo.constant dense<[0x7B, 0x7C, 0x80, 0x81, 0x3C, 0x7E]> : tensor<6xf8E5M2>
+  %na_f8E5M2_y = stablehlo.constant dense<[0x7C, 0x00, 0x01, 0x00, 0x3C, 0x3C]> : tensor<6xf8E5M2>
+  %na_f8E5M2 = chlo.next_after %na_f8E5M2_x, %na_f8E5M2_y : tensor<6xf8E5M2>, tensor<6xf8E5M2> -> tensor<6xf8E5M2>
+  %na_f8E5M2_b = stablehlo.bitcast_convert %na_f8E5M2 : (tensor<6xf8E5M2>) -> tensor<6xui8>
+  check.expect_eq_const %na_f8E5M2_b, dense<[124, 123, 1, 128, 60, 126]> : tensor<6xui8>
+  %na_f8E8M0FNU_x = stablehlo.constant dense<[0x7F, 0x7F, 0x00, 0xFE, 0xFF, 0x10]> : tensor<6xf8E8M0FNU>
+  %na_f8E8M0FNU_y = stablehlo.constant dense<[0x80, 0x00, 0x01, 0x00, 0x7F, 0x10]> : tensor<6xf8E8M0FNU>
+  %na_f8E8M0FNU = chlo.next_after %na_f8E8M0FNU_x, %na_f8E8M0FNU_y : tensor<6xf8E8M0FNU>, tensor<6xf8E8M0FNU> -> tensor<6xf8E8M0FNU>
+  %na_f8E8M0FNU_b = stablehlo.bitcast_convert %na_f8E8M0FNU : (tensor<6xf8E8M0FNU>) -> tensor<6xui8>
+  check.expect_eq_const %na_f8E8M0FNU_b, dense<[128, 126, 1, 253, 255, 16]> : tensor<6xui8>
   return
 }
