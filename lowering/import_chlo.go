@@ -31,6 +31,7 @@ var chloBroadcastTargets = map[string]string{
 	"chlo.broadcast_compare":                "stablehlo.compare",
 	"chlo.broadcast_select":                 "stablehlo.select",
 	"chlo.broadcast_complex":                "stablehlo.complex",
+	"chlo.broadcast_next_after":             "chlo.next_after",
 }
 
 // registerChlo adds the rules to importRules (called by its init).

@@ -396,7 +396,7 @@ func defineOps() map[string]*OpDef {
 	chloIR("broadcast_add broadcast_maximum broadcast_minimum broadcast_multiply", 2, ClassAny, bc|c, KernelChlo, "")
 	chloIR("broadcast_subtract broadcast_divide broadcast_remainder broadcast_power", 2, classNum, bc, KernelChlo, "")
 	chloIR("broadcast_atan2", 2, ClassFloat|ClassComplex, bc, KernelChlo, "")
-	chlo("broadcast_next_after", 2, ClassFloat, bc, KernelChlo, "")
+	chloIR("broadcast_next_after", 2, ClassFloat, bc, KernelChlo, "")
 	chloIR("broadcast_and broadcast_or broadcast_xor", 2, classLogic, bc|c, KernelChlo, "")
 	chloIR("broadcast_shift_left broadcast_shift_right_arithmetic broadcast_shift_right_logical", 2, ClassInt, bc, KernelChlo, "")
 	chloIR("broadcast_compare", 2, ClassAny, bc, KernelChlo, "")

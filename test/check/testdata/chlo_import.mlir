@@ -98,6 +98,8 @@ func.func @main() {
   %f4 = stablehlo.constant dense<[0x7, 0xF, 0x1, 0x0]> : tensor<4xf4E2M1FN>
   %f4i = chlo.is_inf %f4 : tensor<4xf4E2M1FN> -> tensor<4xi1>
   check.expect_eq_const %f4i, dense<false> : tensor<4xi1>
+  %bn = chlo.broadcast_next_after %one, %r : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  check.expect_eq_const %bn, dense<[[0x40000001, 0x40000001, 0x40000001], [0x3F000001, 0x3F000001, 0x3F000001]]> : tensor<2x3xf32>
   // chlo.next_after on f8 types: one step in the type's codes (FNUZ: no -0; E8M0: no zero, no sign)
   %na_f8E4M3FNUZ_x = stablehlo.constant dense<[0x81, 0x00, 0x7F, 0x08, 0x88, 0x80]> : tensor<6xf8E4M3FNUZ>
   %na_f8E4M3FNUZ_y = stablehlo.constant dense<[0x00, 0x81, 0x00, 0x09, 0x08, 0x08]> : tensor<6xf8E4M3FNUZ>
