@@ -242,6 +242,8 @@ func TestImportErrors(t *testing.T) {
 		{"recursion", "module @jit_e {\n  func.func public @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = call @main(%arg0) : (tensor<2xf32>) -> tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n",
 			`func.call: function @main calls itself`},
 		{"dynamic shape", wrap("%arg0: tensor<?xf32>", "tensor<?xf32>", `    return %arg0 : tensor<?xf32>`), `parameter #0: type tensor<?xf32>: dynamic dimensions are not supported`},
+		{"next_after on f6", wrap("%arg0: tensor<2xf6E2M3FN>", "tensor<2xf6E2M3FN>", "    %0 = chlo.next_after %arg0, %arg0 : tensor<2xf6E2M3FN>, tensor<2xf6E2M3FN> -> tensor<2xf6E2M3FN>\n    return %0 : tensor<2xf6E2M3FN>"),
+			`chlo.next_after: element type f6E2M3FN: next_after imports on f16, bf16, f32, f64 and the f8 types`},
 		{"tf32", wrap("%arg0: tensor<2xtf32>", "tensor<2xtf32>", `    return %arg0 : tensor<2xtf32>`), `element type tf32 is not supported`},
 		{"token", wrap("%arg0: !stablehlo.token", "!stablehlo.token", `    return %arg0 : !stablehlo.token`), `type !stablehlo.token is not a tensor type`},
 		{"tuple result", wrap("%arg0: tensor<2xf32>", "tuple<tensor<2xf32>>", `    %0 = stablehlo.tuple %arg0 : tuple<tensor<2xf32>>
