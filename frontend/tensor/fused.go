@@ -180,12 +180,17 @@ const fusedMaxProgs = 512
 
 // fusedOp is one recorded op. args are value refs: i >= 0 is the window's
 // value i, ^p the window's parameter p.
+//
+// A fusedOp, as a fusedValue, holds no pointers (its attributes and
+// regions are in side slices of the window), so that the collector need
+// not scan a window's records.
 type fusedOp struct {
-	op   ir.Op
-	attr any
-	// args are w.args[arg:arg+nargs]; regions, a reduction's or sort's
+	op ir.Op
+	// args are w.args[arg:arg+nargs]; attr, the attributes, are
+	// w.attrs[attr] if attr >= 0; regions, a reduction's or sort's
 	// bodies (closed functions), are w.regions[reg] if reg >= 0.
 	arg, nargs int32
+	attr       int32
 	reg        int32
 	first      int32 // its first result's value index
 	nres       int32
@@ -194,12 +199,11 @@ type fusedOp struct {
 type fusedValue struct {
 	uses int32 // ops of the window that use it
 	// chunk and slot locate a small result's tensor in the window's
-	// chunks (chunk < 0: a large result, allocated alone).
+	// chunks; a large one, allocated alone, has chunk -1 and is the
+	// window's large[slot] (largeWeak[slot] once the window ran).
 	chunk int32
 	slot  int32
-	lazy  *lazyBuf
-	weak  weak.Pointer[lazyBuf] // a large intermediate's, once the window ran
-	freed bool                  // freed before the flush: not a result
+	freed bool // freed before the flush: not a result
 }
 
 // Small results (up to fusedSlabBytes of data) are allocated in chunks of
@@ -242,13 +246,27 @@ type fusedWindow struct {
 	key     []byte           // the ops' part of the program key
 	bytes   int64
 	args    []int32 // the ops' operands (fusedOp.arg)
+	attrs   []any
 	regions [][]*ir.Func
 	// chunk is the chunk that small results are allocated from, and
 	// chunks all of them, until the window runs; weak its chunks after.
 	chunk  []fusedResult
 	chunks [][]fusedResult
 	weak   []fusedChunk
-	done   bool
+	// large are the results allocated alone, until the window runs;
+	// largeWeak the intermediate ones after.
+	large     []*fusedResult
+	largeWeak []weak.Pointer[lazyBuf]
+	done      bool
+}
+
+// lazyOf returns value i's lazy buffer, before the window runs.
+func (w *fusedWindow) lazyOf(i int32) *lazyBuf {
+	v := w.vals[i]
+	if v.chunk < 0 {
+		return &w.large[v.slot].lb
+	}
+	return &w.chunks[v.chunk][v.slot].lb
 }
 
 // fusedParamMap is how many parameters a window finds by a linear search
@@ -294,7 +312,9 @@ func (w *fusedWindow) hasParam(b Buffer) bool {
 // window's chunk when it is small.
 func (w *fusedWindow) newResult(n int64, sized bool) (*fusedResult, int32, int32) {
 	if !sized || n > fusedSlabBytes {
-		return &fusedResult{}, -1, 0
+		r := &fusedResult{}
+		w.large = append(w.large, r)
+		return r, -1, int32(len(w.large) - 1)
 	}
 	if len(w.chunk) == cap(w.chunk) {
 		size := fusedChunkMin
@@ -319,9 +339,9 @@ type fusedProg struct {
 
 // lazyBuf is the buffer of a fused op's result. Its window and value
 // index are read and written under fusedMu; done, once set, holds the
-// buffer (or why there is none).
+// buffer (or why there is none). It is always the lb of a fusedResult,
+// whose tensor has its type.
 type lazyBuf struct {
-	typ   ir.Type
 	dev   Device
 	w     *fusedWindow // nil once done
 	idx   int32
@@ -341,7 +361,11 @@ type lazyResult struct {
 	err error
 }
 
-func (lb *lazyBuf) Type() ir.Type  { return lb.typ }
+// Type is the type of the tensor lb is the buffer of.
+func (lb *lazyBuf) Type() ir.Type {
+	r := (*fusedResult)(unsafe.Add(unsafe.Pointer(lb), -int(unsafe.Offsetof(fusedResult{}.lb))))
+	return r.t.typ
+}
 func (lb *lazyBuf) Device() Device { return lb.dev }
 
 func (lb *lazyBuf) Literal() (*ir.Literal, error) {
@@ -414,7 +438,7 @@ func (lb *lazyBuf) sync() (Buffer, error) {
 		return r.b, r.err
 	}
 	if lb.freed.Load() {
-		return nil, fmt.Errorf("tensor %v was freed", lb.typ)
+		return nil, fmt.Errorf("tensor %v was freed", lb.Type())
 	}
 	fusedMu.Lock()
 	defer fusedMu.Unlock()
@@ -606,7 +630,12 @@ func fusedRecordKey(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Ten
 		reg = int32(len(w.regions))
 		w.regions = append(w.regions, regions)
 	}
-	w.ops = append(w.ops, fusedOp{op: op, attr: attr, arg: arg, nargs: int32(len(args)), reg: reg, first: first, nres: int32(len(types))})
+	ai := int32(-1)
+	if attr != nil {
+		ai = int32(len(w.attrs))
+		w.attrs = append(w.attrs, attr)
+	}
+	w.ops = append(w.ops, fusedOp{op: op, attr: ai, arg: arg, nargs: int32(len(args)), reg: reg, first: first, nres: int32(len(types))})
 	meta := commitment(committed)
 	for i, t := range types {
 		// The tensor and its buffer are one allocation, or a slot of a
@@ -614,10 +643,10 @@ func fusedRecordKey(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Ten
 		n, sized := t.ByteSize()
 		idx := first + int32(i)
 		r, chunk, slot := w.newResult(n, sized)
-		r.lb = lazyBuf{typ: t, dev: dev, w: w, idx: idx}
+		r.lb = lazyBuf{dev: dev, w: w, idx: idx}
 		lb := &r.lb
 		r.t = Tensor{typ: t, buf: lb, meta: meta}
-		w.vals = append(w.vals, fusedValue{lazy: lb, chunk: chunk, slot: slot})
+		w.vals = append(w.vals, fusedValue{chunk: chunk, slot: slot})
 		if sized {
 			w.bytes += n
 		}
@@ -650,7 +679,7 @@ func (w *fusedWindow) flush(want int32) {
 	}
 	rs, err := w.run(outs)
 	for k, i := range outs {
-		lb := w.vals[i].lazy
+		lb := w.lazyOf(i)
 		r := &lazyResult{err: err}
 		if err == nil {
 			r.b = rs[k]
@@ -662,15 +691,16 @@ func (w *fusedWindow) flush(want int32) {
 	// that live on keep it (and its inputs) for rerun. It knows them
 	// weakly, so that freeing one of its inputs can compute them first.
 	inter := false
-	for i := range w.vals {
-		v := &w.vals[i]
-		if lb := v.lazy; lb != nil && lb.done.Load() == nil {
+	for i, v := range w.vals {
+		if lb := w.lazyOf(int32(i)); lb.done.Load() == nil {
 			if v.chunk < 0 {
-				v.weak = weak.Make(lb)
+				if w.largeWeak == nil {
+					w.largeWeak = make([]weak.Pointer[lazyBuf], len(w.large))
+				}
+				w.largeWeak[v.slot] = weak.Make(lb)
 			}
 			inter = true
 		}
-		v.lazy = nil
 	}
 	if inter {
 		w.weak = make([]fusedChunk, len(w.chunks))
@@ -678,7 +708,7 @@ func (w *fusedWindow) flush(want int32) {
 			w.weak[i] = fusedChunk{first: weak.Make(&c[0]), n: int32(len(c))}
 		}
 	}
-	w.chunks, w.chunk = nil, nil
+	w.chunks, w.chunk, w.large = nil, nil, nil
 	if inter && len(w.params) > 0 {
 		wp := weak.Make(w)
 		for _, p := range w.params {
@@ -729,7 +759,9 @@ func fusedBeforeFree(b Buffer) {
 			v := &w.vals[i]
 			var lb *lazyBuf
 			if v.chunk < 0 {
-				lb = v.weak.Value()
+				if w.largeWeak != nil {
+					lb = w.largeWeak[v.slot].Value()
+				}
 			} else if c := chunks[v.chunk]; c != nil {
 				lb = &c[v.slot].lb
 			}
@@ -806,7 +838,11 @@ func (w *fusedWindow) compile(outs []int32) *fusedProg {
 		for _, r := range w.regionsOf(op) {
 			regions = append(regions, ir.CloneFunc(r)) // the passes may rewrite it
 		}
-		rs, err := f.Emit(ir.Loc{}, op.op, ins, op.attr, regions...)
+		var attr any
+		if op.attr >= 0 {
+			attr = w.attrs[op.attr]
+		}
+		rs, err := f.Emit(ir.Loc{}, op.op, ins, attr, regions...)
 		if err != nil {
 			return &fusedProg{err: fmt.Errorf("fused eager window, op #%d (%v): %w", k, op.op, err)}
 		}
