@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -19,6 +20,9 @@ func fullText(m *ir.Module) string {
 // not served by it; what a caller does to its output does not reach the
 // cache; runs that verify or print run the passes.
 func TestRunCache(t *testing.T) {
+	if env.Debug().Verify || env.Debug().Shuffle || env.Log().Remarks {
+		t.Skip("STELA_DEBUG=verify/shuffle or STELA_LOG=remarks turn the run cache off")
+	}
 	const src = `func @mlp(%0: f32[8,16], %1: f32[16,32] sharding [{}, {"model"}], %2: f32[32,16] sharding [{"model"}, {}]) -> f32[8,16] mesh ["model"=4] {
   %3 = dot_general %0, %1 {lhs_batch = [], rhs_batch = [], lhs_contract = [1], rhs_contract = [0]} : f32[8,32]
   %4 = tanh %3 : f32[8,32]
