@@ -337,6 +337,53 @@ func CloneFunc(f *Func) *Func {
 	return g
 }
 
+// CloneFuncIDs is CloneFunc keeping the values' IDs (and so the next
+// free one): the copy prints as f does with PrintOptions.StableNames.
+// ok is false if the copy's shape differs from f's (an instruction that
+// re-emits as another), when only CloneFunc's copy is to be had.
+func CloneFuncIDs(f *Func) (*Func, bool) {
+	g := CloneFunc(f)
+	return g, sameIDs(f, g)
+}
+
+// MaxConstant returns the most elements of a constant in f or its
+// regions (0 if it has none): caches keyed by a function's text leave out
+// functions whose text would be mostly a large literal.
+func MaxConstant(f *Func) int {
+	n := 0
+	f.Walk(func(in *Instr) {
+		if a, ok := in.Attr.(ConstantAttr); ok && a.Value != nil {
+			n = max(n, a.Value.Type.NumElements())
+		}
+	})
+	return n
+}
+
+func sameIDs(f, g *Func) bool {
+	if len(f.Params) != len(g.Params) || len(f.Body) != len(g.Body) {
+		return false
+	}
+	for i, p := range f.Params {
+		g.Params[i].ID = p.ID
+	}
+	for i, in := range f.Body {
+		c := g.Body[i]
+		if c.Op != in.Op || len(c.Results) != len(in.Results) || len(c.Regions) != len(in.Regions) {
+			return false
+		}
+		for j, r := range in.Results {
+			c.Results[j].ID = r.ID
+		}
+		for j, r := range in.Regions {
+			if !sameIDs(r, c.Regions[j]) {
+				return false
+			}
+		}
+	}
+	g.nextID = f.nextID
+	return true
+}
+
 // CloneInstr re-emits in into dst with its operands mapped through vmap
 // and its regions copied, and returns the new results (also recorded in
 // vmap).

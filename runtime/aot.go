@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -406,21 +407,39 @@ func (r *AOTResult) Estimate() (e Estimate, ok bool) {
 }
 
 // tpuAbortGuard refuses what libtpu (0.0.52) does not refuse but aborts
-// the whole process on, a CHECK failure no caller could recover from: a
-// dot_general, dot or convolution of a real and a complex operand
-// ("Check failed: ElementIsComplex(complex_shape)" in its complex
-// rewriter). StableHLO allows the mix; converting the real operand to
-// complex first gives the same product and compiles.
+// the whole process on, a CHECK failure no caller could recover from:
+//   - a dot_general, dot or convolution of a real and a complex operand
+//     ("Check failed: ElementIsComplex(complex_shape)" in its complex
+//     rewriter). StableHLO allows the mix; converting the real operand to
+//     complex first gives the same product and compiles;
+//   - any value of the f6 types (f6E2M3FN, f6E3M2FN): libtpu dies with an
+//     illegal instruction while translating them (XLA's CPU compiler in
+//     jaxlib 0.10.2 does the same), so no f6 program reaches it.
 func tpuAbortGuard(text string) error {
 	m, err := stablehlo.Parse([]byte(text))
 	if err != nil {
 		return nil // libtpu's parser reports it
 	}
-	var bad *stablehlo.Op
+	var bad, f6 *stablehlo.Op
+	var f6Type string
+	isF6 := func(v *stablehlo.Value) bool {
+		tt, ok := v.Type.(stablehlo.TensorType)
+		if !ok {
+			return false
+		}
+		if e := fmt.Sprint(tt.Elem); strings.HasPrefix(e, "f6E") {
+			f6Type = e
+			return true
+		}
+		return false
+	}
 	var walk func(r *stablehlo.Region)
 	walk = func(r *stablehlo.Region) {
 		for _, b := range r.Blocks {
 			for _, op := range b.Ops {
+				if f6 == nil && (slices.ContainsFunc(op.Operands, isF6) || slices.ContainsFunc(op.Results, isF6)) {
+					f6 = op
+				}
 				switch op.Name {
 				case "stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution":
 					if len(op.Operands) >= 2 && bad == nil {
@@ -441,6 +460,13 @@ func tpuAbortGuard(text string) error {
 		if f.Body != nil {
 			walk(f.Body)
 		}
+	}
+	if f6 != nil {
+		where := ""
+		if f6.Loc != nil {
+			where = " at " + f6.Loc.String()
+		}
+		return fmt.Errorf("%s%s: element type %s is refused for TPU: libtpu aborts the process on f6 types instead of refusing them", f6.Name, where, f6Type)
 	}
 	if bad == nil {
 		return nil

@@ -144,6 +144,18 @@ func (p *platform) compileProgram(f *ir.Func, lo LowerOptions, opts *pjrt.Compil
 	if err := env.Err(); err != nil {
 		return nil, err
 	}
+	// The IR's text determines its lowering (ir.Parse reads the same
+	// function back), and printing it costs a fraction of lowering and
+	// formatting the program to hash it: a function compiled before
+	// (jit.Compile of the same function again) is found by it.
+	var ik string
+	if ir.MaxConstant(f) <= irKeyMaxConstant {
+		ik = irKey(f, lo, optBytes)
+		if c := p.byIR.get(ik); c != nil {
+			stats.progHits.Add(1)
+			return c, nil
+		}
+	}
 	m, err := lower(f, lo)
 	if err != nil {
 		return nil, err
@@ -151,7 +163,7 @@ func (p *platform) compileProgram(f *ir.Func, lo LowerOptions, opts *pjrt.Compil
 	hash := ProgramHash(p.identity, string(stablehlo.Format(m, stablehlo.PrintOptions{})), optBytes)
 	if c := p.cache.get(hash); c != nil {
 		stats.progHits.Add(1)
-		return c, nil
+		return p.putIR(ik, c), nil
 	}
 	stats.progMisses.Add(1)
 	start := time.Now()
@@ -175,7 +187,32 @@ func (p *platform) compileProgram(f *ir.Func, lo LowerOptions, opts *pjrt.Compil
 	for _, v := range f.Results {
 		c.results = append(c.results, v.Type)
 	}
-	return p.cache.put(hash, c), nil
+	return p.putIR(ik, p.cache.put(hash, c)), nil
+}
+
+// irKeyMaxConstant is the most elements of a constant in a function the
+// runtime finds by its IR: printing a large literal would cost more than
+// lowering it.
+const irKeyMaxConstant = 4096
+
+// putIR caches c by the IR key ik, if there is one, and returns it.
+func (p *platform) putIR(ik string, c *compiled) *compiled {
+	if ik == "" {
+		return c
+	}
+	return p.byIR.put(ik, c)
+}
+
+// irKey is the key of compiling f with lo and the options optBytes on a
+// platform: all that the program's hash is computed from, before
+// lowering.
+func irKey(f *ir.Func, lo LowerOptions, optBytes []byte) string {
+	var b strings.Builder
+	// The lowering in use (SetLowering) is part of it.
+	fmt.Fprintf(&b, "%p %d %d %v %v %d\n", lowerFunc.Load(), lo.NumReplicas, lo.NumPartitions, lo.Aliases, lo.Annotate, len(optBytes))
+	b.Write(optBytes)
+	ir.Print(&b, f, ir.PrintOptions{})
+	return b.String()
 }
 
 // locateCompileError locates a plugin's compile error at the op of f whose

@@ -111,7 +111,10 @@ type platform struct {
 	devices []*pjrtDevice
 	devs    []Device   // the same, as Devices returns them
 	cache   *execCache // by program hash
-	ops     *execCache // eager one-op programs, by op key
+	// byIR holds the same programs by their IR's text (irKey): a
+	// program compiled before is found without lowering it again.
+	byIR *execCache
+	ops  *execCache // eager one-op programs, by op key
 	// identity goes into every program hash: the same text compiled by
 	// another plugin or version is another executable.
 	identity string
@@ -154,6 +157,7 @@ func (p *platform) open() error {
 		return fmt.Errorf("plugin %s has no addressable devices", p.path)
 	}
 	p.cache = newExecCache(cacheSize())
+	p.byIR = newExecCache(cacheSize())
 	p.ops = newExecCache(4 * cacheSize())
 	return nil
 }

@@ -162,6 +162,55 @@ func TestProgramCacheIgnoresLocations(t *testing.T) {
 	}
 }
 
+// The runtime finds a program compiled before by its IR, without
+// lowering it: the same function built again is a cache hit, and one that
+// differs only in a constant's value is another program.
+func TestProgramCacheByIR(t *testing.T) {
+	comp := lookup(t, "cpu").(runtime.Compiler)
+	plus := func(c float32) *ir.Func {
+		f := ir.NewFunc("plus")
+		x := f.AddParam(ir.TensorOf(ir.F32, 2), ir.UnknownLoc)
+		k, _ := f.Emit(ir.UnknownLoc, ir.OpConstant, nil, ir.ConstantAttr{Value: ir.MustLiteral(ir.TensorOf(ir.F32, 2), []float32{c, c})})
+		s, _ := f.Emit(ir.UnknownLoc, ir.OpAdd, []*ir.Value{x, k[0]}, nil)
+		f.Return(s...)
+		return f
+	}
+	e1, err := comp.Compile(plus(1.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.CacheStats()
+	e2, err := comp.Compile(plus(1.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := runtime.CacheStats()
+	if e1.Hash() != e2.Hash() || after.ProgramHits != before.ProgramHits+1 || after.Compiles != before.Compiles {
+		t.Errorf("the same function again: hashes %.8s %.8s, stats %+v -> %+v", e1.Hash(), e2.Hash(), before, after)
+	}
+	e3, err := comp.Compile(plus(2.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e3.Hash() == e1.Hash() {
+		t.Fatalf("x+2.5 got x+1.5's program %.8s", e1.Hash())
+	}
+	in := tensor.FromSlice([]float32{1, 2}, 2)
+	for _, c := range []struct {
+		e    runtime.Executable
+		want float32
+	}{{e1, 2.5}, {e2, 2.5}, {e3, 3.5}} {
+		rs, err := c.e.Run([]runtime.Buffer{in.Buffer()}, ir.UnknownLoc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := rs[0].Literal()
+		if err != nil || l.Data.([]float32)[0] != c.want {
+			t.Errorf("program %.8s: %v %v, want %v first", c.e.Hash(), l, err, c.want)
+		}
+	}
+}
+
 // A compile error of the plugin that names an op's location is located
 // at that op.
 func TestCompileErrorsAtTheOp(t *testing.T) {

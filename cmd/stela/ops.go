@@ -232,6 +232,8 @@ var tpuRefusals = map[string]string{
 	"bitcast_convert_i1.mlir":         "`bitcast_convert` between i1 and wider types (XLA counts PRED as 8 bits, the spec's i1 as 1)",
 	"chlo_ragged_dot.mlir":            "`chlo.ragged_dot` with si64 group sizes (no 64-bit rewrite of ragged-dot)",
 	"chlo_scan.mlir":                  "`chlo.scan` with more outputs than carries (libtpu wants one output per carry)",
+	"types_f6.mlir":                   "the f6 types (libtpu aborts the process on them, so Stela refuses them before libtpu)",
+	"types_subbyte_int.mlir":          "i2/ui2 tensors of rank 1 (\"INT2 is not supported for rank 1\")",
 }
 
 // opsMarkdown renders docs/ops.md from the op table. A test keeps the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 	"weak"
 
 	"github.com/stela-ml/stela/ir"
@@ -168,26 +169,71 @@ var (
 	fusedKeptN atomic.Int64
 )
 
+// fusedSizes is how large a window's slices grew; fusedLast is the last
+// window's, which a new window starts with.
+type fusedSizes struct{ ops, vals, key, args int }
+
+var fusedLast = fusedSizes{ops: 64, vals: 64, key: 256, args: 128}
+
 // fusedMaxProgs bounds fusedProgs (when full it starts again).
 const fusedMaxProgs = 512
 
 // fusedOp is one recorded op. args are value refs: i >= 0 is the window's
 // value i, ^p the window's parameter p.
+//
+// A fusedOp, as a fusedValue, holds no pointers (its attributes and
+// regions are in side slices of the window), so that the collector need
+// not scan a window's records.
 type fusedOp struct {
-	op      ir.Op
-	attr    any
-	regions []*ir.Func // a reduction's or sort's body: closed functions
-	args    []int32
-	first   int32 // its first result's value index
-	nres    int32
+	op ir.Op
+	// args are w.args[arg:arg+nargs]; attr, the attributes, are
+	// w.attrs[attr] if attr >= 0; regions, a reduction's or sort's
+	// bodies (closed functions), are w.regions[reg] if reg >= 0.
+	arg, nargs int32
+	attr       int32
+	reg        int32
+	first      int32 // its first result's value index
+	nres       int32
 }
 
 type fusedValue struct {
-	typ   ir.Type
-	uses  int32 // ops of the window that use it
-	lazy  *lazyBuf
-	weak  weak.Pointer[lazyBuf] // an intermediate's, once the window ran
-	freed bool                  // freed before the flush: not a result
+	uses int32 // ops of the window that use it
+	// chunk and slot locate a small result's tensor in the window's
+	// chunks; a large one, allocated alone, has chunk -1 and is the
+	// window's large[slot] (largeWeak[slot] once the window ran).
+	chunk int32
+	slot  int32
+	freed bool // freed before the flush: not a result
+}
+
+// Small results (up to fusedSlabBytes of data) are allocated in chunks of
+// a window, fusedChunkMin to fusedChunkMax results each: an op then makes
+// no allocation of its own. A window knows its chunks weakly once it has
+// run, one weak pointer a chunk, and not each intermediate value (a weak
+// pointer a value cost more than the rest of recording an op): freeing an
+// input of the window computes every uncomputed intermediate of a chunk
+// that is still alive. A large result has a weak pointer of its own, so
+// that only the live ones are computed then.
+const (
+	fusedSlabBytes = 4096
+	fusedChunkMin  = 8
+	fusedChunkMax  = 128
+)
+
+// fusedChunk is a chunk of a window that ran: a weak pointer to its first
+// result, and its length.
+type fusedChunk struct {
+	first weak.Pointer[fusedResult]
+	n     int32
+}
+
+// results returns the chunk's results, or nil once it was collected.
+func (c fusedChunk) results() []fusedResult {
+	p := c.first.Value()
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice(p, c.n)
 }
 
 // fusedWindow is one window of recorded ops on one device.
@@ -195,13 +241,93 @@ type fusedWindow struct {
 	dev     Device
 	ops     []fusedOp
 	vals    []fusedValue
-	params  []Buffer // the concrete inputs, in parameter order
-	paramOf map[Buffer]int32
-	key     []byte // the ops' part of the program key
+	params  []Buffer         // the concrete inputs, in parameter order
+	paramOf map[Buffer]int32 // params' indexes, once there are many
+	key     []byte           // the ops' part of the program key
 	bytes   int64
-	// argArena holds the ops' args, a few hundred at a time.
-	argArena []int32
-	done     bool
+	args    []int32 // the ops' operands (fusedOp.arg)
+	attrs   []any
+	regions [][]*ir.Func
+	// chunk is the chunk that small results are allocated from, and
+	// chunks all of them, until the window runs; weak its chunks after.
+	chunk  []fusedResult
+	chunks [][]fusedResult
+	weak   []fusedChunk
+	// large are the results allocated alone, until the window runs;
+	// largeWeak the intermediate ones after.
+	large     []*fusedResult
+	largeWeak []weak.Pointer[lazyBuf]
+	done      bool
+}
+
+// lazyOf returns value i's lazy buffer, before the window runs.
+func (w *fusedWindow) lazyOf(i int32) *lazyBuf {
+	v := w.vals[i]
+	if v.chunk < 0 {
+		return &w.large[v.slot].lb
+	}
+	return &w.chunks[v.chunk][v.slot].lb
+}
+
+// fusedParamMap is how many parameters a window finds by a linear search
+// before it makes a map of them.
+const fusedParamMap = 8
+
+// param returns b's parameter index, adding it as a parameter if new.
+func (w *fusedWindow) param(b Buffer) int32 {
+	if w.paramOf == nil {
+		for i, p := range w.params {
+			if p == b {
+				return int32(i)
+			}
+		}
+		w.params = append(w.params, b)
+		if len(w.params) > fusedParamMap {
+			w.paramOf = make(map[Buffer]int32, 2*len(w.params))
+			for i, p := range w.params {
+				w.paramOf[p] = int32(i)
+			}
+		}
+		return int32(len(w.params) - 1)
+	}
+	p, seen := w.paramOf[b]
+	if !seen {
+		p = int32(len(w.params))
+		w.params = append(w.params, b)
+		w.paramOf[b] = p
+	}
+	return p
+}
+
+// hasParam reports whether b is one of the window's parameters.
+func (w *fusedWindow) hasParam(b Buffer) bool {
+	if w.paramOf != nil {
+		_, ok := w.paramOf[b]
+		return ok
+	}
+	return slices.Contains(w.params, b)
+}
+
+// newResult returns a fresh result of n bytes (if sized): from the
+// window's chunk when it is small.
+func (w *fusedWindow) newResult(n int64, sized bool) (*fusedResult, int32, int32) {
+	if !sized || n > fusedSlabBytes {
+		r := &fusedResult{}
+		w.large = append(w.large, r)
+		return r, -1, int32(len(w.large) - 1)
+	}
+	if len(w.chunk) == cap(w.chunk) {
+		size := fusedChunkMin
+		if len(w.chunks) > 0 {
+			size = min(2*cap(w.chunks[len(w.chunks)-1]), fusedChunkMax)
+		}
+		w.chunk = make([]fusedResult, 0, size)
+		w.chunks = append(w.chunks, w.chunk)
+	}
+	slot := int32(len(w.chunk))
+	w.chunk = w.chunk[:slot+1]
+	w.chunks[len(w.chunks)-1] = w.chunk
+	return &w.chunk[slot], int32(len(w.chunks) - 1), slot
 }
 
 // fusedProg is a compiled window program.
@@ -213,9 +339,9 @@ type fusedProg struct {
 
 // lazyBuf is the buffer of a fused op's result. Its window and value
 // index are read and written under fusedMu; done, once set, holds the
-// buffer (or why there is none).
+// buffer (or why there is none). It is always the lb of a fusedResult,
+// whose tensor has its type.
 type lazyBuf struct {
-	typ   ir.Type
 	dev   Device
 	w     *fusedWindow // nil once done
 	idx   int32
@@ -235,7 +361,11 @@ type lazyResult struct {
 	err error
 }
 
-func (lb *lazyBuf) Type() ir.Type  { return lb.typ }
+// Type is the type of the tensor lb is the buffer of.
+func (lb *lazyBuf) Type() ir.Type {
+	r := (*fusedResult)(unsafe.Add(unsafe.Pointer(lb), -int(unsafe.Offsetof(fusedResult{}.lb))))
+	return r.t.typ
+}
 func (lb *lazyBuf) Device() Device { return lb.dev }
 
 func (lb *lazyBuf) Literal() (*ir.Literal, error) {
@@ -308,7 +438,7 @@ func (lb *lazyBuf) sync() (Buffer, error) {
 		return r.b, r.err
 	}
 	if lb.freed.Load() {
-		return nil, fmt.Errorf("tensor %v was freed", lb.typ)
+		return nil, fmt.Errorf("tensor %v was freed", lb.Type())
 	}
 	fusedMu.Lock()
 	defer fusedMu.Unlock()
@@ -369,7 +499,7 @@ func fusedFlushFor(b Buffer) {
 	fusedMu.Lock()
 	defer fusedMu.Unlock()
 	if w := fusedCur; w != nil {
-		if _, ok := w.paramOf[b]; ok {
+		if w.hasParam(b) {
 			w.flush(-1)
 		}
 	}
@@ -453,16 +583,20 @@ func fusedRecordKey(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Ten
 		w = nil
 	}
 	if w == nil {
-		w = &fusedWindow{dev: dev, paramOf: map[Buffer]int32{}, ops: make([]fusedOp, 0, 64), vals: make([]fusedValue, 0, 64)}
+		// Sized as the last window was: a loop records the same window
+		// again and again.
+		w = &fusedWindow{
+			dev:  dev,
+			ops:  make([]fusedOp, 0, fusedLast.ops),
+			vals: make([]fusedValue, 0, fusedLast.vals),
+			key:  make([]byte, 0, fusedLast.key),
+			args: make([]int32, 0, fusedLast.args),
+		}
 		fusedCur = w
 		fusedOpen.Store(true)
 	}
 	w.key = append(w.key, okey...)
-	if cap(w.argArena)-len(w.argArena) < len(args) {
-		w.argArena = make([]int32, 0, max(256, len(args)))
-	}
-	refs := w.argArena[len(w.argArena) : len(w.argArena)+len(args)]
-	w.argArena = w.argArena[:len(w.argArena)+len(args)]
+	arg := int32(len(w.args))
 	for i, a := range args {
 		ref := int32(-1)
 		if lb, isLazy := a.buf.(*lazyBuf); isLazy && lb.w == w {
@@ -485,27 +619,35 @@ func fusedRecordKey(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Ten
 				}
 				b = r.b
 			}
-			p, seen := w.paramOf[b]
-			if !seen {
-				p = int32(len(w.params))
-				w.params = append(w.params, b)
-				w.paramOf[b] = p
-			}
-			ref = ^p
+			ref = ^w.param(b)
 		}
-		refs[i] = ref
+		w.args = append(w.args, ref)
 		w.key = binenc.AppendVarint(w.key, int64(ref))
 	}
 	first := int32(len(w.vals))
-	w.ops = append(w.ops, fusedOp{op: op, attr: attr, regions: regions, args: refs, first: first, nres: int32(len(types))})
+	reg := int32(-1)
+	if len(regions) > 0 {
+		reg = int32(len(w.regions))
+		w.regions = append(w.regions, regions)
+	}
+	ai := int32(-1)
+	if attr != nil {
+		ai = int32(len(w.attrs))
+		w.attrs = append(w.attrs, attr)
+	}
+	w.ops = append(w.ops, fusedOp{op: op, attr: ai, arg: arg, nargs: int32(len(args)), reg: reg, first: first, nres: int32(len(types))})
 	meta := commitment(committed)
 	for i, t := range types {
-		// One allocation for the tensor and its buffer.
-		r := &fusedResult{lb: lazyBuf{typ: t, dev: dev, w: w, idx: first + int32(i)}}
+		// The tensor and its buffer are one allocation, or a slot of a
+		// chunk.
+		n, sized := t.ByteSize()
+		idx := first + int32(i)
+		r, chunk, slot := w.newResult(n, sized)
+		r.lb = lazyBuf{dev: dev, w: w, idx: idx}
 		lb := &r.lb
 		r.t = Tensor{typ: t, buf: lb, meta: meta}
-		w.vals = append(w.vals, fusedValue{typ: t, lazy: lb})
-		if n, ok := t.ByteSize(); ok {
+		w.vals = append(w.vals, fusedValue{chunk: chunk, slot: slot})
+		if sized {
 			w.bytes += n
 		}
 		dst = append(dst, &r.t)
@@ -525,6 +667,7 @@ func (w *fusedWindow) flush(want int32) {
 		fusedOpen.Store(false)
 	}
 	w.done = true
+	fusedLast = fusedSizes{ops: len(w.ops), vals: len(w.vals), key: len(w.key), args: len(w.args)}
 	var outs []int32
 	for i, v := range w.vals {
 		if (v.uses == 0 && !v.freed) || int32(i) == want {
@@ -536,7 +679,7 @@ func (w *fusedWindow) flush(want int32) {
 	}
 	rs, err := w.run(outs)
 	for k, i := range outs {
-		lb := w.vals[i].lazy
+		lb := w.lazyOf(i)
 		r := &lazyResult{err: err}
 		if err == nil {
 			r.b = rs[k]
@@ -548,13 +691,24 @@ func (w *fusedWindow) flush(want int32) {
 	// that live on keep it (and its inputs) for rerun. It knows them
 	// weakly, so that freeing one of its inputs can compute them first.
 	inter := false
-	for i := range w.vals {
-		if lb := w.vals[i].lazy; lb != nil && lb.done.Load() == nil {
-			w.vals[i].weak = weak.Make(lb)
+	for i, v := range w.vals {
+		if lb := w.lazyOf(int32(i)); lb.done.Load() == nil {
+			if v.chunk < 0 {
+				if w.largeWeak == nil {
+					w.largeWeak = make([]weak.Pointer[lazyBuf], len(w.large))
+				}
+				w.largeWeak[v.slot] = weak.Make(lb)
+			}
 			inter = true
 		}
-		w.vals[i].lazy = nil
 	}
+	if inter {
+		w.weak = make([]fusedChunk, len(w.chunks))
+		for i, c := range w.chunks {
+			w.weak[i] = fusedChunk{first: weak.Make(&c[0]), n: int32(len(c))}
+		}
+	}
+	w.chunks, w.chunk, w.large = nil, nil, nil
 	if inter && len(w.params) > 0 {
 		wp := weak.Make(w)
 		for _, p := range w.params {
@@ -597,8 +751,21 @@ func fusedBeforeFree(b Buffer) {
 		}
 		var outs []int32
 		var lbs []*lazyBuf
+		chunks := make([][]fusedResult, len(w.weak)) // kept alive until the results are stored
+		for i, c := range w.weak {
+			chunks[i] = c.results()
+		}
 		for i := range w.vals {
-			if lb := w.vals[i].weak.Value(); lb != nil && lb.done.Load() == nil && !lb.freed.Load() {
+			v := &w.vals[i]
+			var lb *lazyBuf
+			if v.chunk < 0 {
+				if w.largeWeak != nil {
+					lb = w.largeWeak[v.slot].Value()
+				}
+			} else if c := chunks[v.chunk]; c != nil {
+				lb = &c[v.slot].lb
+			}
+			if lb != nil && lb.done.Load() == nil && !lb.freed.Load() {
 				outs = append(outs, int32(i))
 				lbs = append(lbs, lb)
 			}
@@ -659,8 +826,8 @@ func (w *fusedWindow) compile(outs []int32) *fusedProg {
 	}
 	vals := make([]*ir.Value, len(w.vals))
 	for k, op := range w.ops {
-		ins := make([]*ir.Value, 0, len(op.args)) // the instruction keeps it
-		for _, r := range op.args {
+		ins := make([]*ir.Value, 0, op.nargs) // the instruction keeps it
+		for _, r := range w.args[op.arg : op.arg+op.nargs] {
 			if r < 0 {
 				ins = append(ins, params[^r])
 			} else {
@@ -668,10 +835,14 @@ func (w *fusedWindow) compile(outs []int32) *fusedProg {
 			}
 		}
 		var regions []*ir.Func
-		for _, r := range op.regions {
+		for _, r := range w.regionsOf(op) {
 			regions = append(regions, ir.CloneFunc(r)) // the passes may rewrite it
 		}
-		rs, err := f.Emit(ir.Loc{}, op.op, ins, op.attr, regions...)
+		var attr any
+		if op.attr >= 0 {
+			attr = w.attrs[op.attr]
+		}
+		rs, err := f.Emit(ir.Loc{}, op.op, ins, attr, regions...)
 		if err != nil {
 			return &fusedProg{err: fmt.Errorf("fused eager window, op #%d (%v): %w", k, op.op, err)}
 		}
@@ -695,6 +866,14 @@ func (w *fusedWindow) compile(outs []int32) *fusedProg {
 		return &fusedProg{exe: exe}
 	}
 	return &fusedProg{fn: f}
+}
+
+// regionsOf returns op's regions.
+func (w *fusedWindow) regionsOf(op fusedOp) []*ir.Func {
+	if op.reg < 0 {
+		return nil
+	}
+	return w.regions[op.reg]
 }
 
 func isLazy(b Buffer) bool {

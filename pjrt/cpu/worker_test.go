@@ -108,14 +108,14 @@ func TestWorkerErrors(t *testing.T) {
   %0 = stablehlo.rng %a, %b, %s, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }`, exitUnsupported, `^unsupported: stablehlo\.rng \(in @main\)$`},
-		{"unsupported type", `func.func @main(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
-  %0 = stablehlo.add %a, %a : tensor<4xf8E4M3FN>
-  return %0 : tensor<4xf8E4M3FN>
-}`, exitUnsupported, `^unsupported: element type f8E4M3FN `},
+		{"unsupported type", `func.func @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %0 = chlo.bessel_i1e %a : tensor<4xcomplex<f32>> -> tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}`, exitUnsupported, `^unsupported: chlo\.bessel_i1e on complex<f32> `},
 		{"unsupported chlo", `func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = chlo.polygamma %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %0 = chlo.asin_acos_kernel %a : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
-}`, exitUnsupported, `^unsupported: chlo\.polygamma`},
+}`, exitUnsupported, `^unsupported: chlo\.asin_acos_kernel`},
 		{"invalid types", `func.func @main(%a: tensor<4xf32>, %b: tensor<3xf32>) -> tensor<4xf32> {
   %0 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<3xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
