@@ -10,11 +10,12 @@ import (
 
 // The chlo ops that have an exact IR form: chlo's broadcasting binary ops
 // (their operands broadcast to the result shape, then the IR's
-// elementwise op), and the unary ops the IR has (tan) or that are exact
-// IR expressions (square, conj, is_inf, is_pos_inf, is_neg_inf). The
-// other chlo math functions (lgamma, digamma, erf_inv, next_after, zeta,
-// ...) have no IR op and stay unimported: an IR expansion would be a new
-// approximation, not chlo's function.
+// elementwise op), the unary ops the IR has (tan) or that are exact IR
+// expressions (square, conj, is_inf, is_pos_inf, is_neg_inf), and
+// next_after (integer steps on the bits). The other chlo math functions
+// (lgamma, digamma, erf_inv, zeta, ...) have no IR op and stay
+// unimported: an IR expansion would be a new approximation, not chlo's
+// function.
 
 // chloBroadcastTargets maps each chlo.broadcast_* op that imports to the
 // StableHLO op whose import rule it applies after broadcasting.
