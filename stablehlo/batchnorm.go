@@ -10,7 +10,8 @@ import (
 // arithmetic on the operand's shape, all in the operand's element type
 // (as the spec writes them; f16 and bf16 are not widened). The spec's
 // batch_norm_grad follows XLA's BatchNormExpander. Quantized operands are
-// refused.
+// dequantized first and the results quantized to their types (the spec's
+// dequantize-op-quantize), the arithmetic in the expressed type.
 
 var batchNormOps = map[string]int{
 	// name: number of operands.
@@ -39,13 +40,28 @@ func lowerBatchNorm(b *Builder, op *Op) ([]*Value, error) {
 	if len(op.Operands) != want || len(op.Results) != nres {
 		return nil, fmt.Errorf("want %d operands and %d results, have %d and %d", want, nres, len(op.Operands), len(op.Results))
 	}
-	x := op.Operands[0]
-	xt, err := tensorOf(x)
-	if err != nil {
-		return nil, fmt.Errorf("operand: %w", err)
+	// Quantized operands are dequantized and the results quantized to
+	// their types (the spec's dequantize-op-quantize); the arithmetic is
+	// then in the expressed type.
+	ops := make([]*Value, len(op.Operands))
+	for i, v := range op.Operands {
+		vt, err := tensorOf(v)
+		if err != nil {
+			return nil, fmt.Errorf("operand %d: %w", i, err)
+		}
+		ops[i] = v
+		if vt.Elem.IsQuantized() {
+			q, err := ParseQuant(vt.Elem)
+			if err != nil {
+				return nil, err
+			}
+			ops[i] = b.Op1("stablehlo.uniform_dequantize", []*Value{v}, TensorType{Shape: vt.Shape, Elem: q.Expressed})
+		}
 	}
-	if xt.Elem.IsQuantized() || !xt.Elem.IsFloat() {
-		return nil, fmt.Errorf("element type %s: only floating-point operands are supported (quantized batch norm is not implemented)", xt.Elem)
+	x := ops[0]
+	xt, _ := tensorOf(x)
+	if !xt.Elem.IsFloat() {
+		return nil, fmt.Errorf("element type %s: want a floating-point or quantized operand", xt.Elem)
 	}
 	fi, ok := intAttrOf(op.Attr("feature_index"))
 	if !ok || fi < 0 || fi >= int64(len(xt.Shape)) {
@@ -56,14 +72,22 @@ func lowerBatchNorm(b *Builder, op *Op) ([]*Value, error) {
 		return nil, fmt.Errorf("epsilon %v: want a float", op.Attr("epsilon"))
 	}
 	ft := TensorType{Shape: []int64{xt.Shape[fi]}, Elem: xt.Elem}
-	// Every feature vector operand and result has type ft; the others xt.
+	// Every feature vector operand and result has type ft; the others xt
+	// (after dequantizing).
 	check := func(what string, v *Value, t TensorType) error {
 		vt, err := tensorOf(v)
 		if err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
+		if vt.Elem.IsQuantized() {
+			q, err := ParseQuant(vt.Elem)
+			if err != nil {
+				return err
+			}
+			vt.Elem = q.Expressed
+		}
 		if !TypesEqual(vt, t) {
-			return fmt.Errorf("%s has type %s, want %s", what, vt, t)
+			return fmt.Errorf("%s has type %s, want %s (the operand's element type)", what, v.Type, t)
 		}
 		return nil
 	}
@@ -91,13 +115,29 @@ func lowerBatchNorm(b *Builder, op *Op) ([]*Value, error) {
 			return nil, err
 		}
 	}
+	res, err := batchNormFloat(b, op.Name, ops, xt, ft, fi, epsA.Value)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range op.Results {
+		if rt, _ := tensorOf(r); rt.Elem.IsQuantized() {
+			res[i] = b.Op1("stablehlo.uniform_quantize", []*Value{res[i]}, rt)
+		}
+	}
+	return res, nil
+}
+
+// batchNormFloat emits the op on floating-point values a (x of type xt,
+// feature vectors of type ft).
+func batchNormFloat(b *Builder, name string, a []*Value, xt, ft TensorType, fi int64, epsilon float64) ([]*Value, error) {
+	x := a[0]
 	bn := &batchNorm{b: b, xt: xt, ft: ft, feature: fi}
 	for d := range int64(len(xt.Shape)) {
 		if d != fi {
 			bn.dims = append(bn.dims, d)
 		}
 	}
-	eps, err := scalarConst(b, xt.Elem, epsA.Value)
+	eps, err := scalarConst(b, xt.Elem, epsilon)
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +152,7 @@ func lowerBatchNorm(b *Builder, op *Op) ([]*Value, error) {
 	}
 	bn.n = splat(b, n, xt)
 	bn.nf = splat(b, n, ft)
-	a := op.Operands
-	switch op.Name {
+	switch name {
 	case "stablehlo.batch_norm_inference":
 		return []*Value{bn.inference(x, a[1], a[2], a[3], a[4])}, nil
 	case "stablehlo.batch_norm_training":

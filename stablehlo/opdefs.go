@@ -323,7 +323,7 @@ func defineOps() map[string]*OpDef {
 	hlo(s, "convolution", 2, 0, classNum|ClassBool, 0, true, KernelWindow, "")
 	hlo(s, "reduce_window", v2, 1, ClassAny, 0, true, KernelWindow, "")
 	hlo(s, "select_and_scatter", 3, 2, ClassAny, 0, false, KernelWindow, "")
-	// Rewritten by LowerChlo (batchnorm.go); quantized operands refused.
+	// Rewritten by LowerChlo (batchnorm.go).
 	hlo(s, "batch_norm_inference batch_norm_grad", 5, 0, classFQ, 0, true, KernelRefined, "")
 	hlo(s, "batch_norm_training", 3, 0, classFQ, 0, true, KernelRefined, "")
 	// Collectives.
