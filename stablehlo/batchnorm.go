@@ -64,8 +64,11 @@ func lowerBatchNorm(b *Builder, op *Op) ([]*Value, error) {
 		return nil, fmt.Errorf("element type %s: want a floating-point or quantized operand", xt.Elem)
 	}
 	fi, ok := intAttrOf(op.Attr("feature_index"))
-	if !ok || fi < 0 || fi >= int64(len(xt.Shape)) {
-		return nil, fmt.Errorf("feature_index %v: want an integer in [0, %d)", op.Attr("feature_index"), len(xt.Shape))
+	if !ok {
+		return nil, fmt.Errorf("feature_index %v: want an integer", op.Attr("feature_index"))
+	}
+	if fi < 0 || fi >= int64(len(xt.Shape)) {
+		return nil, fmt.Errorf("feature_index %d: want an integer in [0, %d) (the operand's rank)", fi, len(xt.Shape))
 	}
 	epsA, ok := op.Attr("epsilon").(FloatAttr)
 	if !ok {
