@@ -131,8 +131,6 @@ func TestImportCatalog(t *testing.T) {
 		"more_ops.mlir:13":    "type !stablehlo.token is not a tensor type",
 		"more_ops.mlir:14":    "type !stablehlo.token is not a tensor type",
 		"more_ops.mlir:15":    "type !stablehlo.token is not a tensor type",
-		"more_ops.mlir:16":    "stablehlo.batch_norm_inference: the IR has no op for it",
-		"more_ops.mlir:17":    "stablehlo.batch_norm_training: the IR has no op for it",
 		"more_ops.mlir:18":    "stablehlo.dynamic_iota: dynamic shapes are not supported",
 		"more_ops.mlir:19":    "stablehlo.dynamic_reshape: dynamic shapes are not supported",
 		"more_ops.mlir:20":    "stablehlo.real_dynamic_slice: dynamic shapes are not supported",

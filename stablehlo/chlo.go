@@ -39,7 +39,10 @@ var chloRewritten = map[string]bool{"chlo.scan": true, "chlo.ragged_dot": true, 
 //     a new last dimension, and back): bit j of the element, least
 //     significant first (as the spec's reference interpreter orders the
 //     parts), is element j; i1 is stored a byte per element, so these are
-//     computed with shifts rather than reinterpreted memory.
+//     computed with shifts rather than reinterpreted memory;
+//   - and stablehlo.batch_norm_inference, batch_norm_training and
+//     batch_norm_grad into the spec's reductions and arithmetic
+//     (batchnorm.go).
 func (m *Module) LowerChlo() error {
 	for _, f := range m.Funcs {
 		if f.Body == nil {
@@ -63,7 +66,7 @@ func lowerChloRegion(r *Region) error {
 					return err
 				}
 			}
-			if !chloRewritten[op.Name] && !isBitcastI1(op) {
+			if !chloRewritten[op.Name] && !isBitcastI1(op) && batchNormOps[op.Name] == 0 {
 				out = append(out, op)
 				continue
 			}
@@ -110,6 +113,8 @@ func lowerChloOp(b *Builder, op *Op) ([]*Value, error) {
 		return lowerRaggedDot(b, op)
 	case "stablehlo.bitcast_convert":
 		return lowerBitcastI1(b, op)
+	case "stablehlo.batch_norm_inference", "stablehlo.batch_norm_training", "stablehlo.batch_norm_grad":
+		return lowerBatchNorm(b, op)
 	}
 	return nil, fmt.Errorf("not a rewritten chlo op")
 }

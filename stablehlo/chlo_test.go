@@ -47,6 +47,18 @@ func TestLowerChloErrors(t *testing.T) {
   %0 = stablehlo.bitcast_convert %x : (tensor<64xi1>) -> tensor<complex<f32>>
   return %0 : tensor<complex<f32>>
 }`, "bitcast between i1 and complex<f32> is not allowed"},
+		{"batch norm feature index", `func.func @main(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) {epsilon = 1.0e-3 : f32, feature_index = 2 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}`, "stablehlo.batch_norm_inference (line 2): feature_index 2: want an integer in [0, 2)"},
+		{"batch norm scale size", `func.func @main(%x: tensor<2x3xf32>, %s: tensor<2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0:3 = "stablehlo.batch_norm_training"(%x, %s, %s) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>
+}`, "scale has type tensor<2xf32>, want tensor<3xf32>"},
+		{"batch norm integer", `func.func @main(%x: tensor<2x3xi32>, %s: tensor<3xi32>) -> tensor<2x3xi32> {
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}`, "element type i32: want a floating-point or quantized operand"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := Parse([]byte(c.src))

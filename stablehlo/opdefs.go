@@ -323,6 +323,9 @@ func defineOps() map[string]*OpDef {
 	hlo(s, "convolution", 2, 0, classNum|ClassBool, 0, true, KernelWindow, "")
 	hlo(s, "reduce_window", v2, 1, ClassAny, 0, true, KernelWindow, "")
 	hlo(s, "select_and_scatter", 3, 2, ClassAny, 0, false, KernelWindow, "")
+	// Rewritten by LowerChlo (batchnorm.go).
+	hlo(s, "batch_norm_inference batch_norm_grad", 5, 0, classFQ, 0, true, KernelRefined, "")
+	hlo(s, "batch_norm_training", 3, 0, classFQ, 0, true, KernelRefined, "")
 	// Collectives.
 	hlo(s, "all_reduce", v1, 1, ClassAny, 0, true, KernelCollective, "")
 	hlo(s, "all_gather all_to_all", v1, 0, ClassAny, 0, true, KernelCollective, "")
@@ -336,8 +339,6 @@ func defineOps() map[string]*OpDef {
 	hlo(s, "cholesky", 1, 0, ClassFloat|ClassComplex, 0, true, KernelExt, "")
 	hlo(s, "triangular_solve", 2, 0, ClassFloat|ClassComplex, 0, true, KernelExt, "")
 	hlo(s, "rng", 3, 0, ClassBool|ClassInt|ClassFloat, 0, false, NoKernel, "stablehlo.rng's results are implementation-defined; use rng_bit_generator")
-	hlo(s, "batch_norm_inference batch_norm_grad", 5, 0, classFQ, 0, false, NoKernel, refusedNotImpl)
-	hlo(s, "batch_norm_training", 3, 0, classFQ, 0, false, NoKernel, refusedNotImpl)
 	hlo(s, "uniform_quantize uniform_dequantize", 1, 0, ClassFloat|ClassQuant, 0, true, KernelRefined, "")
 	hlo(s, "after_all", v0, 0, ClassToken, 0, false, NoKernel, refusedToken)
 	hlo(s, "infeed", 1, 0, ClassToken, 0, false, NoKernel, refusedToken)

@@ -228,6 +228,7 @@ var tpuRefusals = map[string]string{
 	"quant_result_type_form.mlir":     "`uniform_quantize` (quantized types are not translated to HLO)",
 	"quant_roundtrip.mlir":            "`uniform_quantize` (quantized types are not translated to HLO)",
 	"quant_uniform.mlir":              "`uniform_quantize` (quantized types are not translated to HLO)",
+	"batch_norm_quant.mlir":           "`uniform_quantize` (quantized types are not translated to HLO)",
 	"quant_constant_region.mlir":      "a quantized `constant` (quantized types are not translated to HLO)",
 	"bitcast_convert_i1.mlir":         "`bitcast_convert` between i1 and wider types (XLA counts PRED as 8 bits, the spec's i1 as 1)",
 	"chlo_ragged_dot.mlir":            "`chlo.ragged_dot` with si64 group sizes (no 64-bit rewrite of ragged-dot)",

@@ -165,6 +165,7 @@ var xlaKnown = map[string]xlaDiff{
 	"quant_result_type_form.mlir": {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
 	"quant_roundtrip.mlir":        {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
 	"quant_uniform.mlir":          {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
+	"batch_norm_quant.mlir":       {why: xlaNoQuant, match: []string{"'stablehlo.uniform_quantize' op can't be translated to XLA HLO"}},
 	"quant_constant_region.mlir":  {why: xlaNoQuant, match: []string{"result #0 type is not supported"}},
 	// The spec's shape rule for bitcast_convert counts num_bits(i1) = 1
 	// (an f32 is 32 i1s); XLA gives PRED the 8 bits of its byte (an f32

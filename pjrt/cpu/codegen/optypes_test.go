@@ -318,6 +318,22 @@ func claimProgram(d *stablehlo.OpDef) func(e stablehlo.ElementType) string {
 		return simple("  %r, %i = chlo.top_k(%a, k = 2) : $T -> (tensor<2x$E>, tensor<2xi32>)", "tensor<2x$E>")
 	case "chlo.ragged_dot":
 		return simple("  %l = stablehlo.reshape %a : ($T) -> tensor<2x2x$E>\n  %w = stablehlo.reshape %b : ($T) -> tensor<2x2x1x$E>\n  %g = stablehlo.constant dense<[1, 1]> : tensor<2xi32>\n  %r = \"chlo.ragged_dot\"(%l, %w, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<2x2x$E>, tensor<2x2x1x$E>, tensor<2xi32>) -> tensor<2x1x$E>", "tensor<2x1x$E>")
+	case "stablehlo.batch_norm_inference", "stablehlo.batch_norm_training", "stablehlo.batch_norm_grad":
+		// A 2x2 operand, features along dimension 1.
+		pre := "  %x = stablehlo.reshape %a : ($T) -> tensor<2x2x$E>\n  %g = stablehlo.reshape %c : ($T) -> tensor<2x2x$E>\n" +
+			"  %s = stablehlo.slice %b [0:2] : ($T) -> tensor<2x$E>\n  %o = stablehlo.slice %c [2:4] : ($T) -> tensor<2x$E>\n"
+		attrs := " {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : "
+		X, F := "tensor<2x2x$E>", "tensor<2x$E>"
+		var call string
+		switch short {
+		case "batch_norm_inference":
+			call = "  %r = \"stablehlo.batch_norm_inference\"(%x, %s, %o, %o, %s)" + attrs + "(" + X + ", " + F + ", " + F + ", " + F + ", " + F + ") -> " + X
+		case "batch_norm_training":
+			call = "  %r, %m, %v = \"stablehlo.batch_norm_training\"(%x, %s, %o)" + attrs + "(" + X + ", " + F + ", " + F + ") -> (" + X + ", " + F + ", " + F + ")"
+		default:
+			call = "  %r, %m, %v = \"stablehlo.batch_norm_grad\"(%x, %s, %o, %s, %g)" + attrs + "(" + X + ", " + F + ", " + F + ", " + F + ", " + X + ") -> (" + X + ", " + F + ", " + F + ")"
+		}
+		return simple(pre+call, X)
 	case "chlo.scan":
 		return simple(scalar+"  %r, %k = chlo.scan(%a) inits (%s) dimension=0 {\n  ^bb0(%x: tensor<$E>, %y: tensor<$E>):\n    %z = stablehlo.add %x, %y : tensor<$E>\n    stablehlo.return %z, %z : tensor<$E>, tensor<$E>\n  } : ($T, tensor<$E>) -> ($T, tensor<$E>)", "$T")
 	}
