@@ -15,8 +15,12 @@
 // StableHLO's signless integers are), ui8, ui16, ui32 and ui64, f16 and
 // bf16 (stored as such, computed in f32 and rounded once to nearest even,
 // as XLA does; half.go), complex<f32> and complex<f64> (interleaved
-// (re, im) pairs; complex.go), and i1 (stored as one byte, 0 or 1); static
-// shapes (types_ext.go says how each kind is held). Every op takes the
+// (re, im) pairs; complex.go), i1 (stored as one byte, 0 or 1), the
+// narrow floats f8E4M3FN ... f8E8M0FNU, f6E2M3FN, f6E3M2FN and f4E2M1FN
+// (one byte each, computed in f32, f8E8M0FNU in f64, and rounded once
+// with each format's rules; minifloat.go) and the sub-byte integers
+// i2/i4/ui2/ui4 (one byte each, computed as 8-bit integers and wrapped;
+// subbyte.go); static shapes (types_ext.go says how each kind is held). Every op takes the
 // element types StableHLO defines it for (convert from complex to a real,
 // integer or i1 type takes the real part, as the spec says). Ops: constant (every dense form, NaN payloads kept), iota, every
 // elementwise op (abs ... xor, shifts, popcnt, count_leading_zeros,
