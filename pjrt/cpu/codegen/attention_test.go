@@ -9,7 +9,6 @@ import (
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
-	"github.com/stela-ml/stela/stablehlo"
 )
 
 // attnCase is one attention program: q [B, H, M, D] (transposed: [B, H,
@@ -178,14 +177,7 @@ func TestAttentionFused(t *testing.T) {
 		t.Run(c.String(), func(t *testing.T) {
 			f, params := c.build(t)
 			src := lowerText(t, f)
-			m, err := stablehlo.Parse([]byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			prog, err := codegen.Plan(m, codegen.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			prog := planText(t, src, codegen.Options{})
 			ll, err := prog.LLVM()
 			if err != nil {
 				t.Fatal(err)
@@ -327,14 +319,7 @@ func checkAttention(t *testing.T, c attnCase, args []*ir.Literal, maskBits []boo
 func TestAttentionNoMatch(t *testing.T) {
 	base := attnCase{B: 1, H: 2, M: 8, L: 8, D: 4, Dv: 4, scale: 0.5, mask: "causal", fill: -1e9, scoresToo: true}
 	f, _ := base.build(t)
-	m, err := stablehlo.Parse([]byte(lowerText(t, f)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := codegen.Plan(m, codegen.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := planText(t, lowerText(t, f), codegen.Options{})
 	ll, err := prog.LLVM()
 	if err != nil {
 		t.Fatal(err)

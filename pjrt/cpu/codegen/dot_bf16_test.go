@@ -10,7 +10,6 @@ import (
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
 	"github.com/stela-ml/stela/pjrt/cpu/internal/rt"
-	"github.com/stela-ml/stela/stablehlo"
 )
 
 var convertKernel = regexp.MustCompile(`(?m)^define internal void @"?k\d+\.convert`)
@@ -60,14 +59,7 @@ func bf16Dots(t *testing.T) (*builder, []ir.Type, [][2]int) {
 func TestDotBF16(t *testing.T) {
 	b, params, forms := bf16Dots(t)
 	src := lowerText(t, b.f)
-	m, err := stablehlo.Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := codegen.Plan(m, codegen.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := planText(t, src, codegen.Options{})
 	ll, err := prog.LLVM()
 	if err != nil {
 		t.Fatal(err)
@@ -134,14 +126,7 @@ func TestDotBF16Widened(t *testing.T) {
   %%0 = stablehlo.dot_general %%a, %%b, contracting_dims = [1] x [1] : (tensor<%dx%dxbf16>, tensor<%dx%dxbf16>) -> tensor<%dx%dxf32>
   return %%0 : tensor<%dx%dxf32>
 }`, M, K, N, K, M, N, M, K, N, K, M, N, M, N)
-	m, err := stablehlo.Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := codegen.Plan(m, codegen.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := planText(t, src, codegen.Options{})
 	ll, err := prog.LLVM()
 	if err != nil {
 		t.Fatal(err)
