@@ -7,8 +7,99 @@ import (
 )
 
 // MaxFFTLength is the longest fft_length dimension ExpandFFT takes: its
-// DFT matrices are N×N constants (16 MiB for complex<f64> at 1024).
+// DFT matrices are N×N constants (16 MiB for complex<f64> at 1024). (The
+// CPU plugin calls its runtime's FFT instead, of any length; ExpandFFT is
+// its benchmarks' baseline.)
 const MaxFFTLength = 1024
+
+// FFTInfo is what CheckFFT finds in a valid stablehlo.fft.
+type FFTInfo struct {
+	Kind    string     // FFT, IFFT, RFFT or IRFFT
+	Lengths []int64    // fft_length: 1 to 3 lengths, of the trailing dimensions
+	Operand TensorType // static
+	Result  TensorType // static
+}
+
+// CheckFFT checks stablehlo.fft against the spec (one operand and result
+// of static shape, the element types and shapes its fft_type requires,
+// fft_length of 1 to 3 positive lengths) and returns what it found.
+func CheckFFT(op *Op) (FFTInfo, error) {
+	if op.Name != "stablehlo.fft" || len(op.Operands) != 1 || len(op.Results) != 1 {
+		return FFTInfo{}, fmt.Errorf("want stablehlo.fft with one operand and one result")
+	}
+	kind, _ := op.Attr("fft_type").(EnumAttr)
+	lens, ok := op.Attr("fft_length").(DenseArray)
+	if !ok || len(lens.Ints) < 1 || len(lens.Ints) > 3 {
+		return FFTInfo{}, fmt.Errorf("fft_length %v: want 1 to 3 lengths", op.Attr("fft_length"))
+	}
+	xt, ok1 := op.Operands[0].Type.(TensorType)
+	rt, ok2 := op.Results[0].Type.(TensorType)
+	if !ok1 || !ok2 || !xt.IsStatic() || !rt.IsStatic() {
+		return FFTInfo{}, fmt.Errorf("operand and result must be tensors of static shape")
+	}
+	L := len(lens.Ints)
+	rank := xt.Rank()
+	if rank < L || rt.Rank() != rank {
+		return FFTInfo{}, fmt.Errorf("operand %s and result %s do not fit %d fft lengths", xt, rt, L)
+	}
+	for _, n := range lens.Ints {
+		if n < 1 {
+			return FFTInfo{}, fmt.Errorf("fft length %d: want at least 1", n)
+		}
+	}
+	dims := make([]int, L) // the transformed dimensions, in order
+	for i := range dims {
+		dims[i] = rank - L + i
+	}
+	last := rank - 1
+	nLast := lens.Ints[L-1]
+	// The element types and shapes the kind requires.
+	want := slices.Clone(xt.Shape)
+	switch kind.Value {
+	case "FFT", "IFFT":
+		if !xt.Elem.IsComplex() || rt.Elem != xt.Elem {
+			return FFTInfo{}, fmt.Errorf("%s takes and gives one complex type, not %s -> %s", kind.Value, xt, rt)
+		}
+		for i, d := range dims {
+			if xt.Shape[d] != lens.Ints[i] {
+				return FFTInfo{}, fmt.Errorf("operand %s does not end in fft_length %v", xt, lens.Ints)
+			}
+		}
+	case "RFFT":
+		if xt.Elem != F32 && xt.Elem != F64 {
+			return FFTInfo{}, fmt.Errorf("RFFT takes f32 or f64, not %s", xt.Elem)
+		}
+		cplx := complexOf(xt.Elem)
+		for i, d := range dims {
+			if xt.Shape[d] != lens.Ints[i] {
+				return FFTInfo{}, fmt.Errorf("operand %s does not end in fft_length %v", xt, lens.Ints)
+			}
+		}
+		want[last] = nLast/2 + 1
+		if rt.Elem != cplx {
+			return FFTInfo{}, fmt.Errorf("RFFT of %s gives %s, not %s", xt.Elem, cplx, rt.Elem)
+		}
+	case "IRFFT":
+		if !xt.Elem.IsComplex() || rt.Elem != xt.Elem.ComplexPart() {
+			return FFTInfo{}, fmt.Errorf("IRFFT takes complex and gives its part type, not %s -> %s", xt, rt)
+		}
+		for i, d := range dims[:L-1] {
+			if xt.Shape[d] != lens.Ints[i] {
+				return FFTInfo{}, fmt.Errorf("operand %s does not fit fft_length %v", xt, lens.Ints)
+			}
+		}
+		if xt.Shape[last] != nLast/2+1 {
+			return FFTInfo{}, fmt.Errorf("operand %s: IRFFT of length %d takes %d frequencies in the last dimension", xt, nLast, nLast/2+1)
+		}
+		want[last] = nLast
+	default:
+		return FFTInfo{}, fmt.Errorf("fft_type %v: want FFT, IFFT, RFFT or IRFFT", op.Attr("fft_type"))
+	}
+	if !slices.Equal(want, rt.Shape) {
+		return FFTInfo{}, fmt.Errorf("result %s, want shape %v", rt, want)
+	}
+	return FFTInfo{Kind: kind.Value, Lengths: slices.Clone(lens.Ints), Operand: xt, Result: rt}, nil
+}
 
 // ExpandFFT returns stablehlo.fft as a block of other StableHLO ops (for
 // the code generator and the importer, which plan or import them in its
@@ -27,82 +118,29 @@ const MaxFFTLength = 1024
 // given ones; the imaginary parts of frequency 0 and, for even N, N/2 do
 // not contribute).
 func ExpandFFT(op *Op) (*Block, error) {
-	if op.Name != "stablehlo.fft" || len(op.Operands) != 1 || len(op.Results) != 1 {
-		return nil, fmt.Errorf("want stablehlo.fft with one operand and one result")
+	info, err := CheckFFT(op)
+	if err != nil {
+		return nil, err
 	}
-	kind, _ := op.Attr("fft_type").(EnumAttr)
-	lens, ok := op.Attr("fft_length").(DenseArray)
-	if !ok || len(lens.Ints) < 1 || len(lens.Ints) > 3 {
-		return nil, fmt.Errorf("fft_length %v: want 1 to 3 lengths", op.Attr("fft_length"))
-	}
-	xt, ok1 := op.Operands[0].Type.(TensorType)
-	rt, ok2 := op.Results[0].Type.(TensorType)
-	if !ok1 || !ok2 || !xt.IsStatic() || !rt.IsStatic() {
-		return nil, fmt.Errorf("operand and result must be tensors of static shape")
-	}
-	L := len(lens.Ints)
-	rank := xt.Rank()
-	if rank < L || rt.Rank() != rank {
-		return nil, fmt.Errorf("operand %s and result %s do not fit %d fft lengths", xt, rt, L)
-	}
-	for _, n := range lens.Ints {
-		if n < 1 || n > MaxFFTLength {
+	for _, n := range info.Lengths {
+		if n > MaxFFTLength {
 			return nil, &fftLengthError{n}
 		}
 	}
+	xt, rt := info.Operand, info.Result
+	kind := EnumAttr{Value: info.Kind}
+	lens := DenseArray{Ints: info.Lengths}
+	L := len(lens.Ints)
+	rank := xt.Rank()
 	dims := make([]int, L) // the transformed dimensions, in order
 	for i := range dims {
 		dims[i] = rank - L + i
 	}
 	last := rank - 1
 	nLast := lens.Ints[L-1]
-	// The element types and shapes the kind requires.
-	want := slices.Clone(xt.Shape)
-	var cplx ElementType
-	switch kind.Value {
-	case "FFT", "IFFT":
-		if !xt.Elem.IsComplex() || rt.Elem != xt.Elem {
-			return nil, fmt.Errorf("%s takes and gives one complex type, not %s -> %s", kind.Value, xt, rt)
-		}
-		for i, d := range dims {
-			if xt.Shape[d] != lens.Ints[i] {
-				return nil, fmt.Errorf("operand %s does not end in fft_length %v", xt, lens.Ints)
-			}
-		}
-		cplx = xt.Elem
-	case "RFFT":
-		if xt.Elem != F32 && xt.Elem != F64 {
-			return nil, fmt.Errorf("RFFT takes f32 or f64, not %s", xt.Elem)
-		}
+	cplx := xt.Elem
+	if kind.Value == "RFFT" {
 		cplx = complexOf(xt.Elem)
-		for i, d := range dims {
-			if xt.Shape[d] != lens.Ints[i] {
-				return nil, fmt.Errorf("operand %s does not end in fft_length %v", xt, lens.Ints)
-			}
-		}
-		want[last] = nLast/2 + 1
-		if rt.Elem != cplx {
-			return nil, fmt.Errorf("RFFT of %s gives %s, not %s", xt.Elem, cplx, rt.Elem)
-		}
-	case "IRFFT":
-		if !xt.Elem.IsComplex() || rt.Elem != xt.Elem.ComplexPart() {
-			return nil, fmt.Errorf("IRFFT takes complex and gives its part type, not %s -> %s", xt, rt)
-		}
-		cplx = xt.Elem
-		for i, d := range dims[:L-1] {
-			if xt.Shape[d] != lens.Ints[i] {
-				return nil, fmt.Errorf("operand %s does not fit fft_length %v", xt, lens.Ints)
-			}
-		}
-		if xt.Shape[last] != nLast/2+1 {
-			return nil, fmt.Errorf("operand %s: IRFFT of length %d takes %d frequencies in the last dimension", xt, nLast, nLast/2+1)
-		}
-		want[last] = nLast
-	default:
-		return nil, fmt.Errorf("fft_type %v: want FFT, IFFT, RFFT or IRFFT", op.Attr("fft_type"))
-	}
-	if !slices.Equal(want, rt.Shape) {
-		return nil, fmt.Errorf("result %s, want shape %v", rt, want)
 	}
 
 	blk := &Block{}
@@ -147,7 +185,6 @@ func ExpandFFT(op *Op) (*Block, error) {
 		}
 		cur = b.Op1("stablehlo.transpose", []*Value{dot}, TensorType{Shape: out, Elem: elem}, NA("permutation", I64Array(perm...)))
 	}
-	var err error
 	switch kind.Value {
 	case "FFT", "IFFT":
 		for i, d := range dims {

@@ -41,7 +41,7 @@ const (
 var cflags = []string{"-O2", "-shared", "-fPIC", "-std=c11", "-pthread", "-fvisibility=hidden", "-D_GNU_SOURCE"}
 
 // ldlibs come after the sources.
-var ldlibs = []string{"-ldl"}
+var ldlibs = []string{"-ldl", "-lm"}
 
 var built struct {
 	sync.Mutex

@@ -38,7 +38,9 @@ type emitter struct {
 	// table: sgemm_batch, attention_f32 (dot.go, attention.go) or
 	// gemm_bf16 (dot.go).
 	usesV6 bool
-	collID int
+	// usesFFT is set once a kernel calls rt->fft (version 7, fft.go).
+	usesFFT bool
+	collID  int
 }
 
 // LLVM emits the program as an LLVM 14 IR module (text).

@@ -115,6 +115,9 @@ func (e *emitter) entry() error {
 		if e.usesV6 {
 			want = 6 // sgemm_batch, attention_f32, gemm_bf16
 		}
+		if e.usesFFT {
+			want = 7 // fft
+		}
 		bad := b.f.NewBlock("bad_rt")
 		checkVersion := b.f.NewBlock("check_rt")
 		ok := b.f.NewBlock("rt_ok")
@@ -380,6 +383,8 @@ const (
 	rtSgemmBatch = 16 // void (i32 ta, i32 tb, i64 batch, i64 M, i64 N, i64 K, float alpha, float* A, i64 lda, i64 strideA, float* B, i64 ldb, i64 strideB, float beta, float* C, i64 ldc, i64 strideC)*
 	rtAttention  = 17 // void (i64 batch, i64 M, i64 L, i64 D, i64 Dv, float* Q, i32 tq, i64 ldq, i64 sq, float* K, i32 tk, i64 ldk, i64 sk, float* V, i32 tv, i64 ldv, i64 sv, float scale, i8* mask, i64 maskDiv, float fill, float* O)* (attention.go)
 	rtGemmBF16   = 18 // void (i32 ta, i32 tb, i32 bf16A, i32 bf16B, i64 M, i64 N, i64 K, float alpha, i8* A, i64 lda, i8* B, i64 ldb, float beta, float* C, i64 ldc)*
+	// Version 7: FFT (fft.go).
+	rtFFT = 19 // i32 (i8* rt, i32 type, i32 f64, i64 batch, i64 rank, i64 n0, i64 n1, i64 n2, i8* in, i8* out, i8* err)*
 )
 
 // cancelChecks says whether programs look at the cancellation flag (at
@@ -420,7 +425,9 @@ func (e *emitter) rtType() types.Type {
 			fp32, types.I32, types.I64, types.I64, fp32, types.I32, types.I64, types.I64, fp32, types.I32, types.I64, types.I64,
 			types.Float, types.I8Ptr, types.I64, types.Float, fp32)),
 		types.NewPointer(types.NewFunc(types.Void, types.I32, types.I32, types.I32, types.I32, types.I64, types.I64, types.I64,
-			types.Float, types.I8Ptr, types.I64, types.I8Ptr, types.I64, types.Float, fp32, types.I64))))
+			types.Float, types.I8Ptr, types.I64, types.I8Ptr, types.I64, types.Float, fp32, types.I64)),
+		types.NewPointer(types.NewFunc(types.I32, types.I8Ptr, types.I32, types.I32, types.I64, types.I64, types.I64, types.I64,
+			types.I64, types.I8Ptr, types.I8Ptr, types.I8Ptr))))
 }
 
 // cancelFlag loads the address of the execution's cancellation flag from

@@ -31,6 +31,8 @@ func (e *emitter) kernel(n *node) (*ir.Func, error) {
 		return e.dotGeneral(n) // dot.go
 	case kAttention:
 		return e.attentionKernel(n) // attention.go
+	case kFFT:
+		return e.fftKernel(n) // fft.go
 	case kWhile, kCase:
 		return e.controlKernel(n) // control.go
 	case kAllReduce, kAllGather, kReduceScatter, kAllToAll, kCollPermute, kCollBroadcast, kDeviceID:

@@ -99,23 +99,6 @@ func (p *planner) mapOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error)
 	return nil, fmt.Errorf("the body does not end with stablehlo.return")
 }
 
-// fftOp plans stablehlo.fft as the ops stablehlo.ExpandFFT gives (a
-// product with a DFT matrix per transformed dimension), planned in its
-// place; the importer (the evaluator's path) expands it the same way.
-func (p *planner) fftOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error) {
-	if len(ins) != 1 {
-		return nil, fmt.Errorf("has %d operands, want 1", len(ins))
-	}
-	blk, err := stablehlo.ExpandFFT(op)
-	if stablehlo.IsFFTLengthError(err) {
-		return nil, unsupportedf("stablehlo.fft: %v", err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return p.expanded(n, op, blk, ins)
-}
-
 // linalgOp plans cholesky and triangular_solve as the while loops
 // stablehlo.ExpandCholesky and ExpandTriangularSolve give.
 func (p *planner) linalgOp(n *node, op *stablehlo.Op, ins []*tval) ([]*tval, error) {

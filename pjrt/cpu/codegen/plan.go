@@ -69,6 +69,9 @@ const (
 
 	// attention.go
 	kAttention // plan: *attnPlan; in: q, k, v[, mask]
+
+	// fft.go
+	kFFT // plan: *fftPlan
 )
 
 // node is one operation of the flattened entry function.

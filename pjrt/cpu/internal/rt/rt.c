@@ -1319,6 +1319,8 @@ static void rt_dgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
 
 /* Batched products (ABI version 6). */
 #include "rt_attn.h"
+/* FFT (ABI version 7). */
+#include "rt_fft.h"
 
 void stela_rt_init(stela_rt* rt, int threads) {
   memset(rt, 0, sizeof(*rt));
@@ -1330,6 +1332,7 @@ void stela_rt_init(stela_rt* rt, int threads) {
   rt->sgemm_batch = rt_sgemm_batch;
   rt->attention_f32 = rt_attention_f32;
   rt->gemm_bf16 = rt_gemm_bf16;
+  rt->fft = stela_rt_fft;
   stela_rt_init_collectives(rt);
   static _Atomic int32_t never; /* stays 0 */
   rt->cancel = &never;

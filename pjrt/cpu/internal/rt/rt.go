@@ -1,5 +1,5 @@
 // Package rt holds the runtime of compiled Stela programs (stela_rt.h:
-// the ABI version 6 table, the thread pool, GEMM, the rendezvous of
+// the ABI version 7 table, the thread pool, GEMM, the rendezvous of
 // collectives) as C source. The plugin build embeds the same files
 // (Sources), and cgo builds them into this package, so that tests can run
 // compiled programs (and the GEMM routines) on the very runtime the
@@ -8,7 +8,7 @@ package rt
 
 /*
 #cgo CFLAGS: -O2 -D_GNU_SOURCE
-#cgo LDFLAGS: -ldl -lpthread
+#cgo LDFLAGS: -ldl -lpthread -lm
 #include <stdlib.h>
 #include <string.h>
 #include "stela_rt.h"
@@ -149,9 +149,9 @@ import (
 )
 
 // Sources are the runtime's C files (rt.c, rt_coll.c, rt_gemm.h, rt_attn.h,
-// rt_attn_kernel.h, stela_rt.h), which the plugin build compiles with its own.
+// rt_attn_kernel.h, rt_fft*.c and .h, stela_rt.h), which the plugin build compiles with its own.
 //
-//go:embed rt.c rt_coll.c rt_gemm.h rt_attn.h rt_attn_kernel.h stela_rt.h
+//go:embed rt.c rt_coll.c rt_gemm.h rt_attn.h rt_attn_kernel.h rt_fft.c rt_fft.h rt_fft_f32.c rt_fft_f64.c rt_fft_impl.h stela_rt.h
 var Sources embed.FS
 
 // Runtime is a runtime table with its own thread pool.

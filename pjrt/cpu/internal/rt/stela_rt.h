@@ -1,6 +1,6 @@
 /*
  * stela_rt.h: the runtime that compiled Stela programs call (ABI version
- * 4, docs/cpu-plugin.md "The compiled program's ABI"), and the plugin's
+ * 7, docs/cpu-plugin.md "The compiled program's ABI"), and the plugin's
  * side of it: the thread pool, the GEMM routines and the rendezvous of
  * collectives (rt_coll.c).
  *
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STELA_RT_VERSION 6
+#define STELA_RT_VERSION 7
 
 /* The rendezvous of one execution's device threads (rt_coll.c). */
 typedef struct stela_rendezvous stela_rendezvous;
@@ -125,6 +125,20 @@ typedef struct stela_rt {
   void (*gemm_bf16)(int32_t transA, int32_t transB, int32_t bf16A, int32_t bf16B, int64_t M, int64_t N, int64_t K,
                     float alpha, const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C,
                     int64_t ldc);
+
+  /* ---- Version 7: FFT (rt_fft.c). ---- */
+  /* stablehlo.fft of type (0 FFT, 1 IFFT, 2 RFFT, 3 IRFFT) over the last
+     rank (1 to 3) dimensions, of fft lengths n0[, n1[, n2]] (unused ones
+     ignored), of batch arrays: in and out are row-major [batch, ...]
+     arrays of complex<double> / double (f64 != 0) or complex<float> /
+     float, their transformed dimensions the lengths (for RFFT out's
+     last, and IRFFT in's, is n/2+1). pocketfft's algorithm (rt_fft_impl.h,
+     as numpy.fft.fftn, ifftn, rfftn and irfftn apply it; IFFT and IRFFT
+     scale each dimension's transform by 1/n), on the pool of rt (the
+     table itself) across lines. out may be in (FFT, IFFT). Returns 0, or
+     1 with a message in err (out of memory, bad arguments). */
+  int32_t (*fft)(const struct stela_rt* rt, int32_t type, int32_t f64, int64_t batch, int64_t rank, int64_t n0,
+                 int64_t n1, int64_t n2, const void* in, void* out, char err[256]);
 } stela_rt;
 
 /* The bit of a barrier's op_id that asks for the peers' copies again
