@@ -69,3 +69,12 @@ func SetCancelChecks(on bool) bool {
 // MaxFusedExpensive is the most expensive elementwise ops (transcendental
 // functions, divisions) one fused kernel computes inline.
 const MaxFusedExpensive = maxFusedCost / (1 + parWeight)
+
+// SetFFTExpand plans stablehlo.fft as stablehlo.ExpandFFT's products with
+// DFT matrices (the old path) instead of the runtime's FFT, for the
+// benchmarks' baseline; it returns the previous setting.
+func SetFFTExpand(on bool) bool {
+	old := fftExpand
+	fftExpand = on
+	return old
+}
