@@ -7,9 +7,9 @@ import (
 	"github.com/stela-ml/stela/stablehlo"
 )
 
-// importFFT imports stablehlo.fft as the IR's fft op (the CPU plugin's
-// code generator expands it with stablehlo.ExpandFFT; the evaluator
-// computes the transform directly).
+// importFFT imports stablehlo.fft as the IR's fft op (the CPU plugin
+// calls its runtime's FFT; the evaluator computes the transform
+// directly).
 func importFFT(c *opCtx) ([]*ir.Value, error) {
 	if err := c.only("fft_type", "fft_length"); err != nil {
 		return nil, err

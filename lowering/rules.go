@@ -222,8 +222,8 @@ func lowerErf(c *ctx) ([]*stablehlo.Value, error) {
 	return c.op("chlo.erf", c.args).Results, nil
 }
 
-// lowerFFT emits stablehlo.fft (the CPU plugin expands it with
-// stablehlo.ExpandFFT; XLA's plugins have their own kernels).
+// lowerFFT emits stablehlo.fft (the CPU plugin calls its runtime's FFT;
+// XLA's plugins have their own kernels).
 func lowerFFT(c *ctx) ([]*stablehlo.Value, error) {
 	a := c.in.Attr.(ir.FFTAttr)
 	return c.same(

@@ -113,6 +113,12 @@
 //   - dot_general on f16, bf16 and complex sums exact products in double
 //     (complex128), in the evaluator's order, and rounds once: bit-identical
 //     to ir.Eval; integer dot products wrap in the element type;
+//   - fft calls the runtime's FFT (fft.go; pocketfft's algorithm, as
+//     NumPy 1.x's numpy.fft applies it): complex128/f64 results equal
+//     numpy.fft's bit for bit, not ir.Eval's direct DFT, from which they
+//     differ by rounding (within 1e-14 of the largest output; complex64
+//     and f32, computed in float, within 6e-7), thread count
+//     notwithstanding (each line is transformed by one thread);
 //   - chlo's functions call glibc (erf_inv: Wichura's AS 241, digamma:
 //     reflection, recurrence and asymptotic series, both in f64);
 //     measured against correctly rounded values: within 1 ULP in f32 and
