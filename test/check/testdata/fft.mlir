@@ -43,5 +43,21 @@ func.func @main() {
   %x36 = stablehlo.constant dense<[[[(0.0, 1.0), (1.0, 0.0)], [(2.0, -1.0), (3.0, 2.0)]], [[(4.0, 0.0), (5.0, 0.0)], [(6.0, 3.0), (7.0, -2.0)]]]> : tensor<2x2x2xcomplex<f32>>
   %f36 = stablehlo.fft %x36, type = IFFT, length = [2, 2, 2] : (tensor<2x2x2xcomplex<f32>>) -> tensor<2x2x2xcomplex<f32>>
   check.expect_almost_eq_const %f36, dense<[[[(3.5, 0.375), (-0.5, 0.375)], [(-1.0, -0.125), (0.0, -0.125)]], [[(-2.0, 0.125), (0.0, -0.875)], [(0.0, 0.125), (0.0, 1.125)]]]> : tensor<2x2x2xcomplex<f32>>, tolerance = 1.0e-05
+  // Lengths past 1024 (the CPU plugin's old limit): RFFT then IRFFT of
+  // length 2048 on f64, and FFT then IFFT of the prime length 1031
+  // (Bluestein's algorithm on the CPU plugin) on complex<f64>, give the
+  // signal back; bin 0 of the RFFT is the sum 0 + 1 + ... + 2047.
+  %x40 = stablehlo.iota dim = 0 : tensor<2048xf64>
+  %f40 = stablehlo.fft %x40, type = RFFT, length = [2048] : (tensor<2048xf64>) -> tensor<1025xcomplex<f64>>
+  %g40 = stablehlo.fft %f40, type = IRFFT, length = [2048] : (tensor<1025xcomplex<f64>>) -> tensor<2048xf64>
+  check.expect_almost_eq %g40, %x40, tolerance = 1.0e-09 : tensor<2048xf64>, tensor<2048xf64>
+  %d40 = stablehlo.slice %f40 [0:1] : (tensor<1025xcomplex<f64>>) -> tensor<1xcomplex<f64>>
+  check.expect_almost_eq_const %d40, dense<[(2096128.0, 0.0)]> : tensor<1xcomplex<f64>>, tolerance = 1.0e-06
+  %x44 = stablehlo.iota dim = 0 : tensor<1031xf64>
+  %h44 = stablehlo.constant dense<0.5> : tensor<1031xf64>
+  %c44 = stablehlo.complex %x44, %h44 : tensor<1031xcomplex<f64>>
+  %f44 = stablehlo.fft %c44, type = FFT, length = [1031] : (tensor<1031xcomplex<f64>>) -> tensor<1031xcomplex<f64>>
+  %g44 = stablehlo.fft %f44, type = IFFT, length = [1031] : (tensor<1031xcomplex<f64>>) -> tensor<1031xcomplex<f64>>
+  check.expect_almost_eq %g44, %c44, tolerance = 1.0e-09 : tensor<1031xcomplex<f64>>, tensor<1031xcomplex<f64>>
   return
 }
