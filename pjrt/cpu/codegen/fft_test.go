@@ -404,7 +404,8 @@ func TestFFTRealInputSymmetry(t *testing.T) {
 
 // BenchmarkFFT compares the runtime's FFT (fft) with the old plan of
 // stablehlo.fft, products with N×N DFT matrices (dft, lengths up to 1024
-// only).
+// only). FFT2 is a 2-D transform, whose first dimension's lines are
+// strided.
 func BenchmarkFFT(b *testing.B) {
 	for _, c := range []struct {
 		kind  string
@@ -416,8 +417,12 @@ func BenchmarkFFT(b *testing.B) {
 		{"FFT", true, nil, 1024},
 		{"FFT", true, nil, 4096},
 		{"RFFT", false, []int{64}, 1024},
+		{"FFT2", false, nil, 512},
 	} {
 		fc := newFFTCase(c.kind, c.c128, c.batch, []int{c.n})
+		if c.kind == "FFT2" { // a 2-D transform: the first dimension's lines are strided
+			fc = newFFTCase("FFT", c.c128, c.batch, []int{c.n, c.n})
+		}
 		in, out := fc.types()
 		for _, path := range []string{"dft", "fft"} {
 			if path == "dft" && c.n > 1024 {

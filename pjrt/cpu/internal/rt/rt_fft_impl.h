@@ -2260,35 +2260,57 @@ typedef struct fft_pass {
   atomic_int failed;
 } fft_pass;
 
+/* The most strided lines (consecutive ones, adjacent in memory) a c2c
+   pass copies out together: each row of the block is then read and
+   written as a run of FFT_BLOCK elements, not one element a cache line. */
+#define FFT_BLOCK 8
+
 /* Line j of a c2c pass along a dimension of length n whose later
    dimensions hold stride elements: complex element i of it is
-   base + i*stride. */
+   base + i*stride. Lines j, j+1, ... of one outer index are adjacent:
+   up to FFT_BLOCK of them are copied to the buffer together. */
 static void fft_c2c_lines(void* vctx, int64_t begin, int64_t end) {
   fft_pass* p = vctx;
   size_t n = p->n;
-  T* buf = RALLOC(T, 2 * n);
+  int64_t s = p->stride;
+  int64_t nbuf = s < FFT_BLOCK ? s : FFT_BLOCK;
+  T* buf = RALLOC(T, 2 * n * (size_t)nbuf);
   if (buf == NULL) {
     atomic_store(&p->failed, 1);
     return;
   }
-  int64_t s = p->stride;
-  for (int64_t j = begin; j < end; j++) {
-    int64_t base = (j / s) * (int64_t)n * s + j % s;
+  for (int64_t j = begin; j < end;) {
+    int64_t inner = j % s;
+    int64_t nb = s - inner; /* lines left in this outer index */
+    if (nb > end - j) nb = end - j;
+    if (nb > nbuf) nb = nbuf;
+    int64_t base = (j / s) * (int64_t)n * s + inner;
     const T* src = p->src + 2 * base;
     T* dst = p->dst + 2 * base;
     for (size_t i = 0; i < n; i++) {
-      buf[2 * i] = src[2 * (int64_t)i * s];
-      buf[2 * i + 1] = src[2 * (int64_t)i * s + 1];
+      const T* row = src + 2 * (int64_t)i * s;
+      for (int64_t b = 0; b < nb; b++) {
+        buf[2 * ((size_t)b * n + i)] = row[2 * b];
+        buf[2 * ((size_t)b * n + i) + 1] = row[2 * b + 1];
+      }
     }
-    int rc = p->forward ? cfft_forward(p->cp, buf, p->fct) : cfft_backward(p->cp, buf, p->fct);
-    if (rc != 0) {
-      atomic_store(&p->failed, 1);
-      break;
+    for (int64_t b = 0; b < nb; b++) {
+      T* line = buf + 2 * (size_t)b * n;
+      int rc = p->forward ? cfft_forward(p->cp, line, p->fct) : cfft_backward(p->cp, line, p->fct);
+      if (rc != 0) {
+        atomic_store(&p->failed, 1);
+        free(buf);
+        return;
+      }
     }
     for (size_t i = 0; i < n; i++) {
-      dst[2 * (int64_t)i * s] = buf[2 * i];
-      dst[2 * (int64_t)i * s + 1] = buf[2 * i + 1];
+      T* row = dst + 2 * (int64_t)i * s;
+      for (int64_t b = 0; b < nb; b++) {
+        row[2 * b] = buf[2 * ((size_t)b * n + i)];
+        row[2 * b + 1] = buf[2 * ((size_t)b * n + i) + 1];
+      }
     }
+    j += nb;
   }
   free(buf);
 }
