@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -94,5 +95,68 @@ func BenchmarkGEMV(b *testing.B) {
 				Free(C)
 			}
 		}
+	}
+}
+
+// The f32 GEMM paths side by side on W3's and W5's shapes (GPT-2 small
+// block, batch 4 x 256 tokens), each mode in turn per shape, so that
+// -count N alternates them N times:
+//
+//	go test ./pjrt/cpu/internal/rt -run '^$' -bench GemmPaths -count 5
+//
+// Each reports GFLOP/s of wall time and GFLOP per CPU second of the
+// process (all threads; the pool's idle spinning included), the second
+// less sensitive to other processes on a shared machine.
+func BenchmarkGemmPaths(b *testing.B) {
+	type shape struct {
+		name    string
+		M, N, K int64
+		tb      bool
+	}
+	shapes := []shape{
+		{"1024", 1024, 1024, 1024, false}, {"2048", 2048, 2048, 2048, false},
+		{"qkv", 1024, 2304, 768, false}, {"fc", 1024, 3072, 768, false}, {"proj", 1024, 768, 3072, false},
+		{"attn_out", 1024, 768, 768, false}, {"fc_tb", 1024, 3072, 768, true},
+	}
+	modes := []struct {
+		name string
+		mode int
+	}{{"dnnl", GemmDNNL}, {"own", GemmOwn}, {"avx2", GemmAVX2}}
+	defer SetGEMM(GemmAuto)
+	r := Default()
+	cpu := func() float64 {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+	}
+	for _, s := range shapes {
+		A, B, Cm := Malloc(int(4*s.M*s.K)), Malloc(int(4*s.K*s.N)), Malloc(int(4*s.M*s.N))
+		for i := range s.M * s.K {
+			unsafe.Slice((*float32)(A), s.M*s.K)[i] = float32(i%7) - 3
+		}
+		for i := range s.K * s.N {
+			unsafe.Slice((*float32)(B), s.K*s.N)[i] = float32(i%5) - 2
+		}
+		Memset(Cm, 0, int(4*s.M*s.N))
+		ldb := s.N
+		if s.tb {
+			ldb = s.K
+		}
+		flops := 2 * float64(s.M) * float64(s.N) * float64(s.K)
+		for _, m := range modes {
+			b.Run(fmt.Sprintf("%s/%s", s.name, m.name), func(b *testing.B) {
+				SetGEMM(m.mode)
+				c0 := cpu()
+				for b.Loop() {
+					r.Gemm(false, false, false, s.tb, s.M, s.N, s.K, 1, A, s.K, B, ldb, 0, Cm, s.N)
+				}
+				c1 := cpu()
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				b.ReportMetric(flops*float64(b.N)/(c1-c0)/1e9, "GFLOP/cpu-s")
+			})
+		}
+		Free(A)
+		Free(B)
+		Free(Cm)
 	}
 }
