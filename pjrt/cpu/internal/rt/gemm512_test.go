@@ -37,8 +37,8 @@ func TestGemmF32Kernels(t *testing.T) {
 	for tr := range 4 {
 		cases = append(cases,
 			cs{300, 513, 600, tr, abs[tr], int64(tr)}, // two K slice edges, tiles over the pool
-			cs{29, 3100, 40, tr, abs[tr], 1},         // past the N block (3072)
-			cs{257, 70, 1030, tr, abs[(tr+1)%4], 0},  // K past four slices, few columns
+			cs{29, 3100, 40, tr, abs[tr], 1},          // past the N block (3072)
+			cs{257, 70, 1030, tr, abs[(tr+1)%4], 0},   // K past four slices, few columns
 			cs{17, 64, 257, tr, abs[(tr+2)%4], 2},
 		)
 	}

@@ -767,7 +767,10 @@ static bool own512_for(int64_t M, int64_t N, int64_t K) {
   /* Products of few rows are the GEMV path's (and oneDNN's). */
   if (M <= 16) return false;
   if (tls_nested || blas.dnnl_sgemm == NULL) return true;
-  return M >= 64 && N >= 64 && K >= 64;
+  /* Where it was as fast as oneDNN or faster (docs/performance.md, W3):
+     big products. Smaller ones (256^3, 128 rows), where packing op(B)
+     costs more than oneDNN's way, stay with oneDNN. */
+  return M >= 256 && N >= 256 && K >= 256 && (double)M * (double)N * (double)K >= (double)(1 << 27);
 #else
   (void)M, (void)N, (void)K;
   return false;

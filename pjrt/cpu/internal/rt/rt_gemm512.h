@@ -33,12 +33,36 @@
  */
 #ifdef STELA_X86
 
+#ifndef G5_MR
 #define G5_MR 14
+#endif
+#ifndef G5_NV
 #define G5_NV 2
+#endif
 #define G5_NR (16 * G5_NV)
+#ifndef G5_KC
 #define G5_KC 256
+#endif
+#ifndef G5_MC_STRIPS
 #define G5_MC_STRIPS 16
+#endif
+#ifndef G5_NC
 #define G5_NC 3072
+#endif
+#ifndef G5_KU
+#define G5_KU 1
+#endif
+#ifndef G5_PFB
+#define G5_PFB 16
+#endif
+#ifndef G5_SG
+#define G5_SG 8
+#endif
+#define G5_PRAGMA(x) _Pragma(#x)
+#define G5_UNROLL(n) G5_PRAGMA(GCC unroll n)
+#ifndef G5_PFA
+#define G5_PFA 8
+#endif
 #define G5_A_BYTES ((size_t)G5_MC_STRIPS * G5_MR * G5_KC * 4)
 #define G5_B_BYTES ((size_t)G5_KC * G5_NC * 4)
 
@@ -81,11 +105,16 @@ __attribute__((target("avx512f"))) static void g5_ukr(int64_t kc, const float* r
       _mm_prefetch((const char*)(c + i * ldc), _MM_HINT_T0);
       _mm_prefetch((const char*)(c + i * ldc + G5_NR - 1), _MM_HINT_T0);
     }
+  G5_UNROLL(G5_KU)
   for (int64_t k = 0; k < kc; k++) {
     __m512 bv[G5_NV];
 #pragma GCC unroll 8
     for (int v = 0; v < G5_NV; v++) bv[v] = _mm512_load_ps(b + 16 * v);
-    _mm_prefetch((const char*)(a + 8 * G5_MR), _MM_HINT_T0);
+    _mm_prefetch((const char*)(a + G5_PFA * G5_MR), _MM_HINT_T0);
+#if G5_PFB > 0
+#pragma GCC unroll 8
+    for (int v = 0; v < G5_NV; v++) _mm_prefetch((const char*)(b + G5_PFB * G5_NR + 16 * v), _MM_HINT_T0);
+#endif
 #pragma GCC unroll 64
     for (int i = 0; i < G5_MR; i++) {
       __m512 x = _mm512_set1_ps(a[i]);
@@ -148,8 +177,22 @@ __attribute__((target("avx512f"))) static void g5_pack_b(void* arg, int64_t s0, 
         for (int v = 0; v < G5_NV; v++)
           _mm512_store_ps(dst + k * G5_NR + 16 * v, _mm512_maskz_loadu_ps(mk[v], src + k * g->ldb + 16 * v));
       }
+    } else if (g->ldb <= INT32_MAX / G5_NR) {
+      /* op(B)[k][j] = B[j][k]: for each k, its element of each of the
+         strip's rows of B, gathered (rows past nr masked off: zeros). */
+      const float* src = g->B + (g->jc + j0) * g->ldb + g->pc;
+      __m512i idx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                       _mm512_set1_epi32((int)g->ldb));
+      __mmask16 mk[G5_NV];
+      for (int v = 0; v < G5_NV; v++) {
+        int64_t rem = nr - 16 * v;
+        mk[v] = rem >= 16 ? (__mmask16)0xffff : rem <= 0 ? (__mmask16)0 : (__mmask16)((1u << rem) - 1);
+      }
+      for (int64_t k = 0; k < g->kc; k++)
+        for (int v = 0; v < G5_NV; v++)
+          _mm512_store_ps(dst + k * G5_NR + 16 * v,
+                          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mk[v], idx, src + 16 * v * g->ldb + k, 4));
     } else {
-      /* op(B)[k][j] = B[j][k]: each row of B read along k. */
       for (int64_t j = 0; j < G5_NR; j++) {
         if (j >= nr) {
           for (int64_t k = 0; k < g->kc; k++) dst[k * G5_NR + j] = 0;
@@ -164,21 +207,30 @@ __attribute__((target("avx512f"))) static void g5_pack_b(void* arg, int64_t s0, 
 
 /* Packs rows [r0, r0+mc) of op(A)[:, pc:pc+kc) into G5_MR-row strips
    (zero rows past mc). */
-static void g5_pack_a(const g5_ctx* g, int64_t r0, int64_t mc, float* restrict pa) {
+__attribute__((target("avx512f"))) static void g5_pack_a(const g5_ctx* g, int64_t r0, int64_t mc,
+                                                         float* restrict pa) {
   int64_t kc = g->kc;
+  __m512i idx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                   _mm512_set1_epi32((int)(g->lda <= INT32_MAX / 16 ? g->lda : 0)));
   for (int64_t ir = 0; ir < mc; ir += G5_MR) {
     int64_t mr = mc - ir < G5_MR ? mc - ir : G5_MR;
     float* dst = pa + ir * kc;
+    /* The strip's rows (mr of them, the rest zeros), one k at a time:
+       each a masked store of G5_MR elements, the next k's store
+       overwriting the lanes past G5_MR (so the last k's is short). */
+    __mmask16 mrow = (__mmask16)((1u << mr) - 1), mlast = (__mmask16)((1u << G5_MR) - 1);
     if (g->ta) {
       /* op(A)[i][k] = A[k][i]: G5_MR contiguous elements per k. */
       const float* src = g->A + g->pc * g->lda + r0 + ir;
-      for (int64_t k = 0; k < kc; k++) {
-        float* d = dst + k * G5_MR;
-        const float* s = src + k * g->lda;
-        int64_t i = 0;
-        for (; i < mr; i++) d[i] = s[i];
-        for (; i < G5_MR; i++) d[i] = 0;
-      }
+      for (int64_t k = 0; k < kc; k++)
+        _mm512_mask_storeu_ps(dst + k * G5_MR, k + 1 < kc ? (__mmask16)0xffff : mlast,
+                              _mm512_maskz_loadu_ps(mrow, src + k * g->lda));
+    } else if (g->lda <= INT32_MAX / 16) {
+      /* A's rows read along k, one element of each gathered per k. */
+      const float* src = g->A + (r0 + ir) * g->lda + g->pc;
+      for (int64_t k = 0; k < kc; k++)
+        _mm512_mask_storeu_ps(dst + k * G5_MR, k + 1 < kc ? (__mmask16)0xffff : mlast,
+                              _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mrow, idx, src + k, 4));
     } else {
       for (int64_t i = 0; i < G5_MR; i++) {
         if (i >= mr) {
@@ -227,12 +279,17 @@ static void g5_tasks(void* arg, int64_t t0, int64_t t1) {
       continue;
     }
     g5_pack_a(g, r0, r1 - r0, pa);
-    for (int64_t s = s0; s < s1; s++) {
-      int64_t j0 = s * G5_NR, nr = g->nc - j0 < G5_NR ? g->nc - j0 : G5_NR;
-      const float* pb = g->pb + j0 * g->kc;
+    /* Column strips in groups whose op(B) (G5_SG x kc x G5_NR) stays in
+       L2 while each strip of the A tile (in L1) meets all of them. */
+    for (int64_t sg = s0; sg < s1; sg += G5_SG) {
+      int64_t se = sg + G5_SG < s1 ? sg + G5_SG : s1;
       for (int64_t ir = r0; ir < r1; ir += G5_MR) {
         int64_t mr = r1 - ir < G5_MR ? r1 - ir : G5_MR;
-        g5_ukr(g->kc, pa + (ir - r0) * g->kc, pb, g->C + ir * g->ldc + g->jc + j0, g->ldc, g->alpha, beta, mr, nr);
+        const float* a = pa + (ir - r0) * g->kc;
+        for (int64_t s = sg; s < se; s++) {
+          int64_t j0 = s * G5_NR, nr = g->nc - j0 < G5_NR ? g->nc - j0 : G5_NR;
+          g5_ukr(g->kc, a, g->pb + j0 * g->kc, g->C + ir * g->ldc + g->jc + j0, g->ldc, g->alpha, beta, mr, nr);
+        }
       }
     }
   }
