@@ -6,8 +6,8 @@ import (
 )
 
 // The f32 GEMM kernels the runtime chooses among (SetGEMM): the AVX-512
-// kernel (rt_gemm512.h; 14x32 micro-tiles, K slices of 256, N blocks of
-// 3072) where the CPU has AVX-512, and the AVX2/generic one that CPUs
+// kernel (rt_gemm512.h; 14x32 micro-tiles, K slices of 512, N blocks of
+// 2048) where the CPU has AVX-512, and the AVX2/generic one that CPUs
 // without it run, so that each CI machine tests the code it runs. Shapes
 // put M, N and K at every residue of the micro-tile and across the
 // blocks' edges, with all four transpose combinations, padded leading
@@ -38,7 +38,7 @@ func TestGemmF32Kernels(t *testing.T) {
 		cases = append(cases,
 			cs{300, 513, 600, tr, abs[tr], int64(tr)}, // two K slice edges, tiles over the pool
 			cs{29, 3100, 40, tr, abs[tr], 1},          // past the N block (3072)
-			cs{257, 70, 1030, tr, abs[(tr+1)%4], 0},   // K past four slices, few columns
+			cs{257, 70, 1030, tr, abs[(tr+1)%4], 0},   // K past two slices, few columns
 			cs{17, 64, 257, tr, abs[(tr+2)%4], 2},
 		)
 	}

@@ -41,13 +41,13 @@
 #endif
 #define G5_NR (16 * G5_NV)
 #ifndef G5_KC
-#define G5_KC 256
+#define G5_KC 512
 #endif
 #ifndef G5_MC_STRIPS
 #define G5_MC_STRIPS 16
 #endif
 #ifndef G5_NC
-#define G5_NC 3072
+#define G5_NC 2048
 #endif
 #ifndef G5_KU
 #define G5_KU 1
@@ -56,7 +56,7 @@
 #define G5_PFB 16
 #endif
 #ifndef G5_SG
-#define G5_SG 8
+#define G5_SG 6
 #endif
 #define G5_PRAGMA(x) _Pragma(#x)
 #define G5_UNROLL(n) G5_PRAGMA(GCC unroll n)
