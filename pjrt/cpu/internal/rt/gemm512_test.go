@@ -70,3 +70,20 @@ func TestGemmF32Kernels(t *testing.T) {
 		}
 	}
 }
+
+// rt_sgemm's default choice (auto) on a product big enough for the
+// AVX-512 kernel where the CPU has it (oneDNN's otherwise), through the
+// table as compiled programs call it.
+func TestGemmF32Auto(t *testing.T) {
+	SetGEMM(GemmAuto)
+	r, err := New(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for tr, ab := range [][2]float64{{1, 0}, {0.5, -1}} {
+		t.Run(fmt.Sprint(tr), func(t *testing.T) {
+			gemmCase(t, r, false, false, tr == 1, tr == 1, 260, 260, 2000, ab[0], ab[1], int64(tr))
+		})
+	}
+}

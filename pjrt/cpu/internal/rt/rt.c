@@ -41,6 +41,10 @@
  * calls when no library was found, use the runtime's own blocked kernel
  * (packing, a 6x16 (f32) or 6x8 (f64) AVX2/FMA micro-kernel where the CPU
  * has them, parallel over tiles of C on the pool).
+ * f32 on CPUs with AVX-512: big products (and, with $STELA_CPU_GEMM=own,
+ * all that the GEMV path does not take) run on the runtime's own AVX-512
+ * GEMM instead (rt_gemm512.h; own512_for decides, $STELA_CPU_GEMM=
+ * auto|own|dnnl|avx2 or stela_rt_set_gemm overrides).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
