@@ -315,9 +315,12 @@ static bool gemm512_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K,
     g.mt = want < g.mstrips ? want : g.mstrips;
   }
   bool par = threads > 1 && (double)M * (double)N * (double)K >= 1e6;
-  for (int64_t jc = 0; jc < N; jc += G5_NC) {
+  /* N blocks of equal width (whole strips), at most G5_NC. */
+  int64_t nblocks = (N + G5_NC - 1) / G5_NC;
+  int64_t ncw = ((N + nblocks - 1) / nblocks + G5_NR - 1) / G5_NR * G5_NR;
+  for (int64_t jc = 0; jc < N; jc += ncw) {
     g.jc = jc;
-    g.nc = N - jc < G5_NC ? N - jc : G5_NC;
+    g.nc = N - jc < ncw ? N - jc : ncw;
     int64_t cstrips = (g.nc + G5_NR - 1) / G5_NR;
     g.nparts = 1;
     if (par && g.mt < 2 * threads) {
