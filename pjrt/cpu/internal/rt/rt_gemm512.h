@@ -327,9 +327,13 @@ static bool gemm512_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K,
       int64_t want = (2 * threads + g.mt - 1) / g.mt;
       g.nparts = want < cstrips ? want : cstrips;
     }
-    for (int64_t pc = 0; pc < K; pc += G5_KC) {
+    /* K slices of equal depth (a multiple of 8), at most G5_KC. */
+    int64_t kslices = (K + G5_KC - 1) / G5_KC;
+    int64_t kcw = ((K + kslices - 1) / kslices + 7) / 8 * 8;
+    if (kcw > G5_KC) kcw = G5_KC;
+    for (int64_t pc = 0; pc < K; pc += kcw) {
       g.pc = pc;
-      g.kc = K - pc < G5_KC ? K - pc : G5_KC;
+      g.kc = K - pc < kcw ? K - pc : kcw;
       if (par)
         parallel_for(&g, g5_pack_b, cstrips, 4);
       else
