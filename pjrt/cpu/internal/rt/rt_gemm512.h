@@ -40,6 +40,7 @@
 #define G5_NV 2
 #endif
 #define G5_NR (16 * G5_NV)
+_Static_assert(G5_MR <= 16, "op(A) packing stores a strip's column as one vector");
 #ifndef G5_KC
 #define G5_KC 512
 #endif
@@ -160,6 +161,35 @@ typedef struct g5_ctx {
   int64_t mstrips, mt, nparts; /* row strips of C; tiles of rows; ranges of column strips per tile */
 } g5_ctx;
 
+/* g5_tr16 transposes the 16x16 block r (r[i] is row i). */
+__attribute__((target("avx512f"))) static inline void g5_tr16(__m512 r[16]) {
+  __m512 t[16];
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; i++) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; i++) {
+    r[4 * i] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+#pragma GCC unroll 2
+  for (int h = 0; h < 2; h++)
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+      t[8 * h + i] = _mm512_shuffle_f32x4(r[8 * h + i], r[8 * h + 4 + i], 0x88);
+      t[8 * h + 4 + i] = _mm512_shuffle_f32x4(r[8 * h + i], r[8 * h + 4 + i], 0xDD);
+    }
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; i++) {
+    r[i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0x88);
+    r[8 + i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0xDD);
+  }
+}
+
 /* Packs op(B)[pc:pc+kc, jc+16*... ] column strips [s0, s1) of the block. */
 __attribute__((target("avx512f"))) static void g5_pack_b(void* arg, int64_t s0, int64_t s1) {
   const g5_ctx* g = arg;
@@ -177,41 +207,36 @@ __attribute__((target("avx512f"))) static void g5_pack_b(void* arg, int64_t s0, 
         for (int v = 0; v < G5_NV; v++)
           _mm512_store_ps(dst + k * G5_NR + 16 * v, _mm512_maskz_loadu_ps(mk[v], src + k * g->ldb + 16 * v));
       }
-    } else if (g->ldb <= INT32_MAX / G5_NR) {
-      /* op(B)[k][j] = B[j][k]: for each k, its element of each of the
-         strip's rows of B, gathered (rows past nr masked off: zeros). */
-      const float* src = g->B + (g->jc + j0) * g->ldb + g->pc;
-      __m512i idx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                       _mm512_set1_epi32((int)g->ldb));
-      __mmask16 mk[G5_NV];
-      for (int v = 0; v < G5_NV; v++) {
-        int64_t rem = nr - 16 * v;
-        mk[v] = rem >= 16 ? (__mmask16)0xffff : rem <= 0 ? (__mmask16)0 : (__mmask16)((1u << rem) - 1);
-      }
-      for (int64_t k = 0; k < g->kc; k++)
-        for (int v = 0; v < G5_NV; v++)
-          _mm512_store_ps(dst + k * G5_NR + 16 * v,
-                          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mk[v], idx, src + 16 * v * g->ldb + k, 4));
     } else {
-      for (int64_t j = 0; j < G5_NR; j++) {
-        if (j >= nr) {
-          for (int64_t k = 0; k < g->kc; k++) dst[k * G5_NR + j] = 0;
-          continue;
+      /* op(B)[k][j] = B[j][k]: 16x16 blocks of B's rows (rows past nr
+         zeros, k past kc masked off) transposed into 16 k-rows each. */
+      const float* src = g->B + (g->jc + j0) * g->ldb + g->pc;
+      for (int64_t k0 = 0; k0 < g->kc; k0 += 16) {
+        int64_t kn = g->kc - k0 < 16 ? g->kc - k0 : 16;
+        __mmask16 km = (__mmask16)(kn == 16 ? 0xffff : (1u << kn) - 1);
+        for (int v = 0; v < G5_NV; v++) {
+          __m512 r[16];
+#pragma GCC unroll 16
+          for (int i = 0; i < 16; i++) {
+            int64_t j = 16 * v + i;
+            r[i] = j < nr ? _mm512_maskz_loadu_ps(km, src + j * g->ldb + k0) : _mm512_setzero_ps();
+          }
+          g5_tr16(r);
+#pragma GCC unroll 16
+          for (int k = 0; k < 16; k++)
+            if (k < kn) _mm512_store_ps(dst + (k0 + k) * G5_NR + 16 * v, r[k]);
         }
-        const float* src = g->B + (g->jc + j0 + j) * g->ldb + g->pc;
-        for (int64_t k = 0; k < g->kc; k++) dst[k * G5_NR + j] = src[k];
       }
     }
   }
 }
+
 
 /* Packs rows [r0, r0+mc) of op(A)[:, pc:pc+kc) into G5_MR-row strips
    (zero rows past mc). */
 __attribute__((target("avx512f"))) static void g5_pack_a(const g5_ctx* g, int64_t r0, int64_t mc,
                                                          float* restrict pa) {
   int64_t kc = g->kc;
-  __m512i idx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                   _mm512_set1_epi32((int)(g->lda <= INT32_MAX / 16 ? g->lda : 0)));
   for (int64_t ir = 0; ir < mc; ir += G5_MR) {
     int64_t mr = mc - ir < G5_MR ? mc - ir : G5_MR;
     float* dst = pa + ir * kc;
@@ -225,20 +250,21 @@ __attribute__((target("avx512f"))) static void g5_pack_a(const g5_ctx* g, int64_
       for (int64_t k = 0; k < kc; k++)
         _mm512_mask_storeu_ps(dst + k * G5_MR, k + 1 < kc ? (__mmask16)0xffff : mlast,
                               _mm512_maskz_loadu_ps(mrow, src + k * g->lda));
-    } else if (g->lda <= INT32_MAX / 16) {
-      /* A's rows read along k, one element of each gathered per k. */
-      const float* src = g->A + (r0 + ir) * g->lda + g->pc;
-      for (int64_t k = 0; k < kc; k++)
-        _mm512_mask_storeu_ps(dst + k * G5_MR, k + 1 < kc ? (__mmask16)0xffff : mlast,
-                              _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mrow, idx, src + k, 4));
     } else {
-      for (int64_t i = 0; i < G5_MR; i++) {
-        if (i >= mr) {
-          for (int64_t k = 0; k < kc; k++) dst[k * G5_MR + i] = 0;
-          continue;
-        }
-        const float* s = g->A + (r0 + ir + i) * g->lda + g->pc;
-        for (int64_t k = 0; k < kc; k++) dst[k * G5_MR + i] = s[k];
+      /* A's rows read along k in 16x16 blocks (rows past mr zeros, k
+         past kc masked off), transposed into 16 k-columns each. */
+      const float* src = g->A + (r0 + ir) * g->lda + g->pc;
+      for (int64_t k0 = 0; k0 < kc; k0 += 16) {
+        int64_t kn = kc - k0 < 16 ? kc - k0 : 16;
+        __mmask16 km = (__mmask16)(kn == 16 ? 0xffff : (1u << kn) - 1);
+        __m512 r[16];
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; i++)
+          r[i] = i < mr ? _mm512_maskz_loadu_ps(km, src + i * g->lda + k0) : _mm512_setzero_ps();
+        g5_tr16(r);
+#pragma GCC unroll 16
+        for (int k = 0; k < 16; k++)
+          if (k < kn) _mm512_mask_storeu_ps(dst + (k0 + k) * G5_MR, k0 + k + 1 < kc ? (__mmask16)0xffff : mlast, r[k]);
       }
     }
   }
