@@ -5,17 +5,22 @@
  * f32 instance, the fallback where the CPU lacks AVX-512).
  *
  * C = alpha op(A) op(B) + beta C, row-major. Loops, outer to inner:
- *   jc: N in blocks of G5_NC columns;
- *   pc: K in slices of G5_KC; op(B)'s KC x NC block is packed (by all the
- *       pool's threads, each a share of its G5_NR-column strips) into the
- *       calling thread's buffer, which every task then reads (from L3/L2);
+ *   jc: N in blocks of equal width, at most G5_NC columns;
+ *   pc: K in slices of equal depth, at most G5_KC; op(B)'s kc x nc block
+ *       is packed (by all the pool's threads, each a share of its
+ *       G5_NR-column strips) into the calling thread's buffer, which every
+ *       task then reads;
  *   tasks: the block of C cut into tiles of rows (at most G5_MC_STRIPS
- *       strips of G5_MR rows, the same number of strips in each tile within
- *       one) and, when there are too few tiles for the pool, ranges of
- *       column strips; a task packs its op(A) tile (MC x KC, in L2) into its
- *       own thread's buffer;
- *   jr: column strips (a KC x G5_NR micro-panel of B, in L1),
- *   ir: row strips, the micro-kernel.
+ *       strips of G5_MR rows, as many strips in each tile as can be) and,
+ *       when there are too few tiles for the pool, ranges of column
+ *       strips; a task packs its op(A) tile (mc x kc, in L2) into its own
+ *       thread's buffer;
+ *   groups of G5_SG column strips (G5_SG x kc x G5_NR of op(B), in L2);
+ *   ir: row strips (kc x G5_MR of op(A), in L1 for the whole group);
+ *   jr: the group's strips (streamed from L2, prefetched), the
+ *       micro-kernel.
+ * Sizes for 48 KB of L1 data cache and 2 MB of L2 per core (Intel Xeon,
+ * Sapphire Rapids class); measured in docs/performance.md (W3).
  * The micro-kernel keeps G5_MR x G5_NR of C in G5_MR*G5_NV zmm registers,
  * each step loading G5_NV vectors of B and broadcasting G5_MR elements of
  * A, and adds the result into C itself (masked at the edges: no copy of
