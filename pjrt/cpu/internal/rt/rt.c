@@ -369,8 +369,8 @@ typedef int (*dnnl_bf16_fn)(char, char, int64_t, int64_t, int64_t, float, const 
 
 /* f32 GEMM choices ($STELA_CPU_GEMM, stela_rt_set_gemm): auto (the
    AVX-512 kernel of rt_gemm512.h for the products where it beats oneDNN,
-   own512_for), own (that kernel for every f32 product the GEMV path does
-   not take), dnnl (oneDNN, else the BLAS library, as before), avx2 (the
+   own512_for), own (that kernel, or without AVX-512 the AVX2/generic
+   one, for every f32 product the GEMV path does not take), dnnl (oneDNN, else the BLAS library, as before), avx2 (the
    AVX2/generic kernel of rt_gemm.h, what CPUs without AVX-512 run). */
 enum { GEMM_AUTO, GEMM_OWN, GEMM_DNNL, GEMM_AVX2 };
 
@@ -818,7 +818,8 @@ static void rt_sgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
 #ifdef STELA_X86
   if (own512_for(M, N, K) && gemm512_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
 #endif
-  if (atomic_load(&blas.gemm_mode) == GEMM_AVX2) {
+  int mode = atomic_load(&blas.gemm_mode);
+  if (mode == GEMM_AVX2 || (mode == GEMM_OWN && !blas.avx512)) {
     gemm_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   }
