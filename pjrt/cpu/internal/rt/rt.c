@@ -41,6 +41,10 @@
  * calls when no library was found, use the runtime's own blocked kernel
  * (packing, a 6x16 (f32) or 6x8 (f64) AVX2/FMA micro-kernel where the CPU
  * has them, parallel over tiles of C on the pool).
+ * f32 on CPUs with AVX-512: big products (and, with $STELA_CPU_GEMM=own,
+ * all that the GEMV path does not take) run on the runtime's own AVX-512
+ * GEMM instead (rt_gemm512.h; own512_for decides, $STELA_CPU_GEMM=
+ * auto|own|dnnl|avx2 or stela_rt_set_gemm overrides).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -363,6 +367,13 @@ typedef int (*dnnl_sgemm_fn)(char, char, int64_t, int64_t, int64_t, float, const
 typedef int (*dnnl_bf16_fn)(char, char, int64_t, int64_t, int64_t, float, const uint16_t*, int64_t, const uint16_t*,
                             int64_t, float, float*, int64_t);
 
+/* f32 GEMM choices ($STELA_CPU_GEMM, stela_rt_set_gemm): auto (the
+   AVX-512 kernel of rt_gemm512.h for the products where it beats oneDNN,
+   own512_for), own (that kernel, or without AVX-512 the AVX2/generic
+   one, for every f32 product the GEMV path does not take), dnnl (oneDNN, else the BLAS library, as before), avx2 (the
+   AVX2/generic kernel of rt_gemm.h, what CPUs without AVX-512 run). */
+enum { GEMM_AUTO, GEMM_OWN, GEMM_DNNL, GEMM_AVX2 };
+
 static struct {
   pthread_once_t once;
   const char* name;
@@ -379,6 +390,8 @@ static struct {
   pthread_mutex_t mu; /* one BLAS call (and thread-count change) at a time */
   int threads_set;
   bool avx2;
+  bool avx512; /* AVX-512 F: the own f32 GEMM of rt_gemm512.h */
+  atomic_int gemm_mode; /* $STELA_CPU_GEMM, or stela_rt_set_gemm: GEMM_AUTO, ... */
   bool amx; /* AMX-BF16 */
   pthread_key_t pack_key;
   bool have_key;
@@ -434,7 +447,14 @@ static void blas_search(void) {
 #ifdef STELA_X86
   __builtin_cpu_init();
   blas.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  blas.avx512 = __builtin_cpu_supports("avx512f");
 #endif
+  const char* gm = getenv("STELA_CPU_GEMM");
+  if (gm != NULL) {
+    if (strcmp(gm, "own") == 0) atomic_store(&blas.gemm_mode, GEMM_OWN);
+    if (strcmp(gm, "dnnl") == 0) atomic_store(&blas.gemm_mode, GEMM_DNNL);
+    if (strcmp(gm, "avx2") == 0) atomic_store(&blas.gemm_mode, GEMM_AVX2);
+  }
   blas.have_key = pthread_key_create(&blas.pack_key, pack_free) == 0;
   const char* gv = getenv("STELA_CPU_GEMV");
   blas.gemv_f32_off = gv != NULL && strcmp(gv, "off") == 0;
@@ -739,9 +759,45 @@ __attribute__((target("avx2,fma"))) static void ukr_f64_avx2(int64_t kc, const d
 #undef NR
 #undef UKR_AVX2
 
+#include "rt_gemm512.h"
+
+/* own512_for says whether rt_sgemm gives the product to gemm512_f32. */
+static bool own512_for(int64_t M, int64_t N, int64_t K) {
+#ifdef STELA_X86
+  if (!blas.avx512 || K <= 0) return false;
+  int mode = atomic_load(&blas.gemm_mode);
+  if (mode == GEMM_OWN) return true;
+  if (mode != GEMM_AUTO) return false;
+  /* Products of few rows are the GEMV path's (and oneDNN's). */
+  if (M <= 16) return false;
+  if (tls_nested || blas.dnnl_sgemm == NULL) return true;
+  /* Where it was as fast as oneDNN or faster (docs/performance.md, W3):
+     big products. Smaller ones (256^3, 128 rows), where packing op(B)
+     costs more than oneDNN's way, stay with oneDNN. */
+  return M >= 256 && N >= 256 && K >= 256 && (double)M * (double)N * (double)K >= (double)(1 << 27);
+#else
+  (void)M, (void)N, (void)K;
+  return false;
+#endif
+}
+
+/* stela_rt_set_gemm sets the f32 GEMM choice (GEMM_AUTO, GEMM_OWN,
+   GEMM_DNNL, GEMM_AVX2), as $STELA_CPU_GEMM does, for tests and
+   benchmarks; returns whether the AVX-512 kernel can run here. */
+int stela_rt_set_gemm(int mode) {
+  pthread_once(&blas.once, blas_init);
+  if (mode >= GEMM_AUTO && mode <= GEMM_AVX2) atomic_store(&blas.gemm_mode, mode);
+  return blas.avx512;
+}
+
 void stela_sgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   pthread_once(&blas.once, blas_init);
+#ifdef STELA_X86
+  if (M > 0 && N > 0 && K > 0 && blas.avx512 && atomic_load(&blas.gemm_mode) != GEMM_AVX2 &&
+      gemm512_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc))
+    return;
+#endif
   gemm_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
@@ -759,6 +815,14 @@ static void rt_sgemm(int32_t transA, int32_t transB, int64_t M, int64_t N, int64
   if (M <= 0 || N <= 0) return;
   pthread_once(&blas.once, blas_init);
   if (K > 0 && !tls_nested && gemv_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
+#ifdef STELA_X86
+  if (own512_for(M, N, K) && gemm512_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
+#endif
+  int mode = atomic_load(&blas.gemm_mode);
+  if (mode == GEMM_AVX2 || (mode == GEMM_OWN && !blas.avx512)) {
+    gemm_f32(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
   if (K > 0 && blas.dnnl_sgemm != NULL && !tls_nested) {
     dnnl_pool(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;

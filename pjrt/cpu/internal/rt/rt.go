@@ -148,10 +148,10 @@ import (
 	"unsafe"
 )
 
-// Sources are the runtime's C files (rt.c, rt_coll.c, rt_gemm.h, rt_attn.h,
+// Sources are the runtime's C files (rt.c, rt_coll.c, rt_gemm.h, rt_gemm512.h, rt_attn.h,
 // rt_attn_kernel.h, rt_fft*.c and .h, stela_rt.h), which the plugin build compiles with its own.
 //
-//go:embed rt.c rt_coll.c rt_gemm.h rt_attn.h rt_attn_kernel.h rt_fft.c rt_fft.h rt_fft_f32.c rt_fft_f64.c rt_fft_impl.h stela_rt.h
+//go:embed rt.c rt_coll.c rt_gemm.h rt_gemm512.h rt_attn.h rt_attn_kernel.h rt_fft.c rt_fft.h rt_fft_f32.c rt_fft_f64.c rt_fft_impl.h stela_rt.h
 var Sources embed.FS
 
 // Runtime is a runtime table with its own thread pool.
@@ -275,6 +275,20 @@ func SetBF16(on bool) bool {
 	}
 	return C.stela_rt_set_bf16(v) != 0
 }
+
+// GEMM choices of SetGEMM, as STELA_CPU_GEMM's values.
+const (
+	GemmAuto = iota // the AVX-512 kernel where it beats oneDNN, else oneDNN
+	GemmOwn         // the AVX-512 kernel for every f32 product the GEMV path does not take
+	GemmDNNL        // oneDNN, else the BLAS library
+	GemmAVX2        // the AVX2/generic kernel (what CPUs without AVX-512 run)
+)
+
+// SetGEMM sets the runtime's f32 GEMM choice for the process, as
+// STELA_CPU_GEMM=auto|own|dnnl|avx2 does, so that tests and benchmarks run
+// each path; it returns whether the CPU has AVX-512 (without it, GemmOwn
+// runs the AVX2/generic kernel).
+func SetGEMM(mode int) bool { return C.stela_rt_set_gemm(C.int(mode)) != 0 }
 
 // ParallelForProbe runs parallel_for(n, grain) from inside an entry call
 // (so with the pool bound) over a body that adds i+1 to out[i] (out is n

@@ -2,7 +2,9 @@ package rt
 
 import (
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -94,5 +96,83 @@ func BenchmarkGEMV(b *testing.B) {
 				Free(C)
 			}
 		}
+	}
+}
+
+// The f32 GEMM paths side by side on W3's and W5's shapes (GPT-2 small
+// block, batch 4 x 256 tokens): each iteration runs every mode once, in
+// an order that alternates (A B C, C B A, ...), so that the modes see the
+// same machine load:
+//
+//	go test ./pjrt/cpu/internal/rt -run '^$' -bench GemmPaths -count 5
+//
+// For each mode it reports GFLOP/s of wall time (mode-GFLOP/s) and GFLOP
+// per CPU second of the process (mode-GFLOP/cpu-s: all threads, the
+// pool's spinning included), the second less sensitive to other processes
+// on a shared machine.
+func BenchmarkGemmPaths(b *testing.B) {
+	type shape struct {
+		name    string
+		M, N, K int64
+		tb      bool
+	}
+	shapes := []shape{
+		{"1024", 1024, 1024, 1024, false}, {"2048", 2048, 2048, 2048, false},
+		{"qkv", 1024, 2304, 768, false}, {"fc", 1024, 3072, 768, false}, {"proj", 1024, 768, 3072, false},
+		{"attn_out", 1024, 768, 768, false}, {"fc_tb", 1024, 3072, 768, true},
+		// Smaller products (auto's threshold).
+		{"256", 256, 256, 256, false}, {"m32", 32, 768, 768, false}, {"m128", 128, 768, 768, false},
+		{"64", 64, 64, 64, false}, {"k32", 1024, 1024, 32, false},
+	}
+	modes := []struct {
+		name string
+		mode int
+	}{{"dnnl", GemmDNNL}, {"own", GemmOwn}, {"avx2", GemmAVX2}}
+	defer SetGEMM(GemmAuto)
+	r := Default()
+	cpu := func() float64 {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+	}
+	for _, s := range shapes {
+		b.Run(s.name, func(b *testing.B) {
+			A, B, Cm := Malloc(int(4*s.M*s.K)), Malloc(int(4*s.K*s.N)), Malloc(int(4*s.M*s.N))
+			defer Free(A)
+			defer Free(B)
+			defer Free(Cm)
+			for i := range s.M * s.K {
+				unsafe.Slice((*float32)(A), s.M*s.K)[i] = float32(i%7) - 3
+			}
+			for i := range s.K * s.N {
+				unsafe.Slice((*float32)(B), s.K*s.N)[i] = float32(i%5) - 2
+			}
+			Memset(Cm, 0, int(4*s.M*s.N))
+			ldb := s.N
+			if s.tb {
+				ldb = s.K
+			}
+			flops := 2 * float64(s.M) * float64(s.N) * float64(s.K)
+			wall := make([]time.Duration, len(modes))
+			cpus := make([]float64, len(modes))
+			it := 0
+			for b.Loop() {
+				for x := range modes {
+					if it%2 == 1 {
+						x = len(modes) - 1 - x
+					}
+					SetGEMM(modes[x].mode)
+					t0, c0 := time.Now(), cpu()
+					r.Gemm(false, false, false, s.tb, s.M, s.N, s.K, 1, A, s.K, B, ldb, 0, Cm, s.N)
+					wall[x] += time.Since(t0)
+					cpus[x] += cpu() - c0
+				}
+				it++
+			}
+			for x, m := range modes {
+				b.ReportMetric(flops*float64(b.N)/wall[x].Seconds()/1e9, m.name+"-GFLOP/s")
+				b.ReportMetric(flops*float64(b.N)/cpus[x]/1e9, m.name+"-GFLOP/cpu-s")
+			}
+		})
 	}
 }

@@ -294,6 +294,11 @@ int stela_rt_blas_loaded(void);
 /* Turns the bf16 GEMM off (0) or on (1) for the process, as
    $STELA_CPU_BF16=off does; returns whether bf16 products now use it. */
 int stela_rt_set_bf16(int on);
+/* Sets the f32 GEMM choice for the process, as $STELA_CPU_GEMM does:
+   0 auto, 1 own (the AVX-512 kernel), 2 dnnl (oneDNN or the BLAS
+   library), 3 avx2 (the AVX2/generic kernel); returns whether the CPU has
+   AVX-512 (else own runs the AVX2/generic kernel). */
+int stela_rt_set_gemm(int mode);
 void stela_sgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 void stela_dgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
