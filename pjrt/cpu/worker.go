@@ -48,7 +48,8 @@ import (
 // API, one thread per part, no process starts, no bitcode between them);
 // STELA_CPU_LLVM=tools runs the opt and llc programs instead, and a
 // module that fails in process is compiled again by the programs, whose
-// errors the worker reports. In process the module is not split.
+// errors the worker reports. In process, llvmlib splits the module
+// itself (no llvm-split).
 //
 // Why -O2 and not -O3: on the transformer block O3 takes 1.7 times the
 // CPU time in opt and llc (it mostly unrolls more, doubling the code) for
@@ -257,8 +258,8 @@ type CompileConfig struct {
 	OptLevel int
 	// Jobs is the most parts a module is split into for parallel opt and
 	// llc; 0 means runtime.GOMAXPROCS (at most 8), 1 no split. It applies
-	// to the opt and llc programs (STELA_CPU_LLVM=tools, or no
-	// libLLVM-14): in process the module is compiled whole.
+	// to opt and llc in process too (llvmlib.CompileParts cuts the
+	// module).
 	Jobs int
 	// ToolTimeout bounds the time of all the external tools (llvm-split,
 	// opt, llc, cc) together; 0 means no limit. A tool that runs past it
@@ -661,20 +662,25 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	olevel := fmt.Sprintf("-O%d", level)
 
 	if useLLVMLib() {
-		// In process, the module is compiled whole: on the transformer
-		// block llvm-split's two parts cost about 40% more of opt's and
-		// llc's CPU time than the whole (each kernel apart from its
-		// loop body and helpers, nothing inlined across parts), plus
-		// llvm-split's own process, and on two shared CPUs the whole is
-		// faster in wall time too (docs/performance.md, W6).
-		obj, err := llvmlib.Compile(ll, mcpu, mattr, level)
+		// In process, a module of many functions is cut into parts by
+		// llvmlib (functions that call each other stay together), one
+		// thread each: on the transformer block llvm-split's parts cost
+		// about 40% more CPU time in opt and llc than the whole (each
+		// kernel apart from its loop body, nothing inlined across
+		// parts), llvmlib's about 10% (docs/performance.md, W6).
+		n := splitParts(cfg.Jobs, bytes.Count(ll, []byte("\ndefine ")))
+		objs, err := llvmlib.CompileParts(ll, mcpu, mattr, level, n)
 		if err == nil {
-			objPath := filepath.Join(dir, "program.o")
-			if err := os.WriteFile(objPath, obj, 0o644); err != nil {
-				return "", fmt.Errorf("compile: %v", err)
+			paths := make([]string, len(objs))
+			for i, obj := range objs {
+				paths[i] = filepath.Join(dir, fmt.Sprintf("part%d.o", i))
+				if err := os.WriteFile(paths[i], obj, 0o644); err != nil {
+					return "", fmt.Errorf("compile: %v", err)
+				}
 			}
+			tm.Parts = len(objs)
 			stage(&tm.LLVM)
-			return link(tl, cfg, []string{objPath}, tm)
+			return link(tl, cfg, paths, tm)
 		}
 		// opt and llc say what is wrong, as without the library.
 		if env.Log().Compile {

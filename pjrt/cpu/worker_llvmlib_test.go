@@ -30,8 +30,9 @@ func textOf(t *testing.T, path string) []byte {
 }
 
 // TestInProcessLLVM: with libLLVM-14 loaded in the worker, a module is
-// compiled whole in process, into the same machine code as opt then llc
-// make of it; a module that LLVM rejects is reported as the programs
+// compiled in process (whole: into the same machine code as opt then llc
+// make of it; or in two parts, which link into an object exporting the
+// same functions); a module that LLVM rejects is reported as the programs
 // report it (the worker runs them to say what is wrong).
 func TestInProcessLLVM(t *testing.T) {
 	if _, err := findTools(); err != nil {
@@ -43,12 +44,12 @@ func TestInProcessLLVM(t *testing.T) {
 	t.Setenv("STELA_CPU_LLVM", "")
 	lib, tools := t.TempDir(), t.TempDir()
 	var tm Timings
-	so, err := buildObject(manyFunctions(40, -1), CompileConfig{Out: filepath.Join(lib, "out.so"), KeepDir: lib}, &tm)
+	so, err := buildObject(manyFunctions(40, -1), CompileConfig{Out: filepath.Join(lib, "out.so"), Jobs: 2}, &tm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm.LLVM <= 0 || tm.Opt != 0 || tm.Llc != 0 || tm.Parts > 1 {
-		t.Errorf("timings %+v: want the work in process (LLVM), whole", tm)
+	if tm.LLVM <= 0 || tm.Opt != 0 || tm.Llc != 0 || tm.Parts != 2 {
+		t.Errorf("timings %+v: want the work in process (LLVM), in 2 parts", tm)
 	}
 	f, err := elf.Open(so)
 	if err != nil {
@@ -63,6 +64,9 @@ func TestInProcessLLVM(t *testing.T) {
 	if !found {
 		t.Errorf("%s does not export all", so)
 	}
+	if _, err := buildObject(manyFunctions(40, -1), CompileConfig{Out: filepath.Join(lib, "out.so"), KeepDir: lib, Jobs: 1}, &tm); err != nil {
+		t.Fatal(err)
+	}
 
 	t.Setenv("STELA_CPU_LLVM", "tools")
 	if _, err := buildObject(manyFunctions(40, -1), CompileConfig{Out: filepath.Join(tools, "out.so"), KeepDir: tools, Jobs: 1}, &tm); err != nil {
@@ -71,7 +75,7 @@ func TestInProcessLLVM(t *testing.T) {
 	if tm.Opt <= 0 || tm.Llc <= 0 {
 		t.Errorf("STELA_CPU_LLVM=tools: timings %+v, want opt and llc", tm)
 	}
-	if a, b := textOf(t, filepath.Join(lib, "program.o")), textOf(t, filepath.Join(tools, "part0.o")); !bytes.Equal(a, b) {
+	if a, b := textOf(t, filepath.Join(lib, "part0.o")), textOf(t, filepath.Join(tools, "part0.o")); !bytes.Equal(a, b) {
 		t.Errorf("in process: %d bytes of code, opt and llc: %d bytes; want the same code", len(a), len(b))
 	}
 

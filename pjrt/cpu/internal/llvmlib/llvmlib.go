@@ -22,6 +22,7 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"unsafe"
 )
@@ -73,11 +74,44 @@ func Open() error {
 // Compile optimizes the LLVM IR text ll at level (0 to 3: opt's
 // default<On> pipeline, with loop and SLP vectorization from -O2 on, as
 // opt sets them) for the CPU and features given (llc's -mcpu and
-// -mattr), and returns the object file llc would write. Open must have
-// succeeded. Calls may run in parallel (each has an LLVM context of its
-// own). The error names the step that failed (parse, verify, passes,
-// codegen) and LLVM's message.
+// -mattr), and returns the object file llc would write. Calls may run in
+// parallel (each has an LLVM context of its own). The error names the
+// step that failed (parse, verify, passes, codegen) and LLVM's message.
 func Compile(ll []byte, cpu, features string, level int) ([]byte, error) {
+	return compilePart(ll, cpu, features, level, 1, 0)
+}
+
+// CompileParts is Compile of a module cut into up to n parts, compiled
+// at once, one thread each, into objects to be linked together (the
+// parts' shared functions and variables are hidden symbols). Functions
+// that call each other stay in one part; helpers marked alwaysinline are
+// copied into each. A module that is not split (too few functions, or
+// linkages the split does not handle) comes back as one object.
+func CompileParts(ll []byte, cpu, features string, level, n int) ([][]byte, error) {
+	if n <= 1 {
+		obj, err := Compile(ll, cpu, features, level)
+		return [][]byte{obj}, err
+	}
+	objs := make([][]byte, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			objs[i], errs[i] = compilePart(ll, cpu, features, level, n, i)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(objs, func(b []byte) bool { return b == nil }), nil
+}
+
+// compilePart compiles part i of n of ll (nil, no error, for a part
+// past the first of a module that is not split).
+func compilePart(ll []byte, cpu, features string, level, n, i int) ([]byte, error) {
 	if err := Open(); err != nil {
 		return nil, err
 	}
@@ -88,12 +122,15 @@ func Compile(ll []byte, cpu, features string, level int) ([]byte, error) {
 	defer C.free(unsafe.Pointer(ccpu))
 	defer C.free(unsafe.Pointer(cfeat))
 	var obj, cerr *C.char
-	var n C.size_t
-	if C.stela_llvm_compile((*C.char)(unsafe.Pointer(&ll[0])), C.size_t(len(ll)), ccpu, cfeat, C.int(level), &obj, &n, &cerr) == 0 {
+	var size C.size_t
+	if C.stela_llvm_compile((*C.char)(unsafe.Pointer(&ll[0])), C.size_t(len(ll)), ccpu, cfeat, C.int(level), C.int(n), C.int(i), &obj, &size, &cerr) == 0 {
 		err := errors.New(C.GoString(cerr))
 		C.free(unsafe.Pointer(cerr))
 		return nil, err
 	}
+	if obj == nil {
+		return nil, nil
+	}
 	defer C.free(unsafe.Pointer(obj))
-	return C.GoBytes(unsafe.Pointer(obj), C.int(n)), nil
+	return C.GoBytes(unsafe.Pointer(obj), C.int(size)), nil
 }

@@ -119,3 +119,21 @@ func vex256Add(code []byte) bool {
 	}
 	return false
 }
+
+// BenchmarkCompileParts is BenchmarkCompile cut into two parts.
+func BenchmarkCompileParts(b *testing.B) {
+	open(b)
+	ll := []byte(addLL)
+	if p := os.Getenv("STELA_LLVMLIB_LL"); p != "" {
+		var err error
+		if ll, err = os.ReadFile(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu, features := codegen.HostCPU()
+	for b.Loop() {
+		if _, err := CompileParts(ll, cpu, features, 2, 2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
