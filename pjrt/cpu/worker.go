@@ -132,6 +132,11 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 			code = exitInternal
 		}
 	}()
+	if os.Getenv("STELA_CPU_LLVM") != "tools" {
+		// Load libLLVM (about 15 ms of relocations and static
+		// constructors) while the program is parsed and planned.
+		go llvmlib.Open()
+	}
 	if len(args) != 5 || args[1] != "compile" {
 		fmt.Fprintf(stderr, "stela cpu worker: usage: STELA_CPU_WORKER=1 %s compile <program.mlir> <compile_options.pb> <out.so>\n", filepath.Base(args[0]))
 		return exitCompileError
