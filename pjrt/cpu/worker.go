@@ -674,7 +674,11 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 		// kernel apart from its loop body, nothing inlined across
 		// parts), llvmlib's about 10% (docs/performance.md, W6).
 		n := splitParts(cfg.Jobs, bytes.Count(ll, []byte("\ndefine ")))
-		objs, err := llvmlib.CompileParts(ll, mcpu, mattr, level, n)
+		o := llvmlib.Options{CPU: mcpu, Features: mattr, Level: level, Parts: n}
+		if cfg.KeepDir != "" {
+			o.Bitcode = filepath.Join(dir, "part")
+		}
+		objs, err := llvmlib.CompileParts(ll, o)
 		if err == nil {
 			paths := make([]string, len(objs))
 			for i, obj := range objs {

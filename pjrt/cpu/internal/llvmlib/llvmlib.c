@@ -81,6 +81,7 @@ static struct {
 	unsigned (*GetFunctionCallConv)(Ref);
 	void (*SetFunctionCallConv)(Ref, unsigned);
 	Ref (*GetInitializer)(Ref);
+	int (*WriteBitcodeToFile)(Ref, const char *);
 } L;
 
 static char open_err[512];
@@ -140,7 +141,7 @@ int stela_llvm_open(const char *const *paths, int n, char **err) {
 	SYM(GetEnumAttributeKindForName) SYM(GetEnumAttributeAtIndex) SYM(GetValueName2)
 	SYM(SetValueName2) SYM(ReplaceAllUsesWith) SYM(AddFunction) SYM(AddGlobal)
 	SYM(DeleteFunction) SYM(DeleteGlobal) SYM(GetFunctionCallConv) SYM(SetFunctionCallConv)
-	SYM(GetInitializer)
+	SYM(GetInitializer) SYM(WriteBitcodeToFile)
 #undef SYM
 	L.InitializeX86TargetInfo();
 	L.InitializeX86Target();
@@ -186,6 +187,9 @@ typedef struct {
 	char *inl;    // alwaysinline and local: copied into every part
 	char *ext;    // external linkage
 } graph;
+
+// zalloc is calloc of n elements (at least one).
+static void *zalloc(int n, size_t size) { return calloc(n > 0 ? (size_t)n : 1, size); }
 
 static int cmpref(const void *a, const void *b) {
 	Ref x = *(Ref const *)a, y = *(Ref const *)b;
@@ -301,11 +305,11 @@ static int split(Ref mod, int nparts, int part) {
 	}
 	if (nparts < 2 || g.n < 2 * nparts || g.n > (1 << 24))
 		return 0;
-	g.fn = malloc(g.n * sizeof(Ref));
-	g.parent = malloc(g.n * sizeof(int));
-	g.size = calloc(g.n, sizeof(long));
-	g.inl = calloc(g.n, 1);
-	g.ext = calloc(g.n, 1);
+	g.fn = zalloc(g.n, sizeof(Ref));
+	g.parent = zalloc(g.n, sizeof(int));
+	g.size = zalloc(g.n, sizeof(long));
+	g.inl = zalloc(g.n, 1);
+	g.ext = zalloc(g.n, 1);
 	int n = 0;
 	for (Ref f = L.GetFirstFunction(mod); f; f = L.GetNextFunction(f))
 		if (!L.IsDeclaration(f))
@@ -325,9 +329,9 @@ static int split(Ref mod, int nparts, int part) {
 		each_ref(&g, i, join, NULL);
 	/* Groups, by size, largest first (ties by the order in the module:
 	   the same in every thread, whatever the addresses). */
-	long *gsize = calloc((size_t)g.n, sizeof(long));
-	int *order = malloc(g.n * sizeof(int)), ng = 0;
-	int *first = malloc(g.n * sizeof(int)); // per root: its first function in module order
+	long *gsize = zalloc(g.n, sizeof(long));
+	int *order = zalloc(g.n, sizeof(int)), ng = 0;
+	int *first = zalloc(g.n, sizeof(int)); // per root: its first function in module order
 	for (int i = 0; i < g.n; i++)
 		first[i] = -1;
 	int idx = 0;
@@ -354,8 +358,8 @@ static int split(Ref mod, int nparts, int part) {
 			} else
 				break;
 		}
-	long *load = calloc(nparts, sizeof(long));
-	int *gpart = malloc(g.n * sizeof(int));
+	long *load = zalloc(nparts, sizeof(long));
+	int *gpart = zalloc(g.n, sizeof(int));
 	for (int k = 0; k < ng; k++) {
 		int best = 0;
 		for (int p = 1; p < nparts; p++)
@@ -364,7 +368,7 @@ static int split(Ref mod, int nparts, int part) {
 		gpart[order[k]] = best;
 		load[best] += gsize[order[k]];
 	}
-	crossing c = {malloc(g.n * sizeof(int)), calloc(g.n, 1)};
+	crossing c = {zalloc(g.n, sizeof(int)), zalloc(g.n, 1)};
 	for (int i = 0; i < g.n; i++)
 		c.part[i] = g.inl[i] ? -1 : gpart[root(&g, i)];
 	for (int i = 0; i < g.n; i++)
@@ -426,10 +430,12 @@ static int split(Ref mod, int nparts, int part) {
 
 // stela_llvm_compile: what `opt -O<level>` then `llc -O<level>
 // -filetype=obj -relocation-model=pic` do, in this thread, in a context
-// of its own. On success *obj (malloc'd, *objlen bytes) is the object
+// of its own, to part `part` of nparts of the module (split above). With
+// bcpath, the optimized module is also written there as bitcode (what
+// opt would write). On success *obj (malloc'd, *objlen bytes) is the object
 // file; on failure *err (malloc'd) says which step failed.
 int stela_llvm_compile(const char *ll, size_t lllen, const char *cpu, const char *features,
-		       int level, int nparts, int part, char **obj, size_t *objlen, char **err) {
+		       int level, int nparts, int part, const char *bcpath, char **obj, size_t *objlen, char **err) {
 	*obj = NULL;
 	*objlen = 0;
 	*err = NULL;
@@ -482,6 +488,10 @@ int stela_llvm_compile(const char *ll, size_t lllen, const char *cpu, const char
 		*err = malloc(n);
 		snprintf(*err, n, "passes: %s", m);
 		L.DisposeErrorMessage(m);
+		goto done;
+	}
+	if (bcpath && L.WriteBitcodeToFile(mod, bcpath) != 0) {
+		*err = take(NULL, "writing the optimized module");
 		goto done;
 	}
 	if (L.TargetMachineEmitToMemoryBuffer(tm, mod, ObjectFile, &msg, &out)) {

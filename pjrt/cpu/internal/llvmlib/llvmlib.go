@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"unsafe"
 )
@@ -71,25 +72,40 @@ func Open() error {
 	return openErr
 }
 
-// Compile optimizes the LLVM IR text ll at level (0 to 3: opt's
-// default<On> pipeline, with loop and SLP vectorization from -O2 on, as
-// opt sets them) for the CPU and features given (llc's -mcpu and
-// -mattr), and returns the object file llc would write. Calls may run in
-// parallel (each has an LLVM context of its own). The error names the
-// step that failed (parse, verify, passes, codegen) and LLVM's message.
-func Compile(ll []byte, cpu, features string, level int) ([]byte, error) {
-	return compilePart(ll, cpu, features, level, 1, 0)
+// Options say what to compile for and how.
+type Options struct {
+	// CPU and Features are llc's -mcpu and -mattr.
+	CPU, Features string
+	// Level is 0 to 3: opt's default<On> pipeline (with loop and SLP
+	// vectorization from -O2 on, as opt sets them) and llc's -O<n>.
+	Level int
+	// Parts is the most parts to cut the module into, compiled at once
+	// (CompileParts); 0 or 1: whole.
+	Parts int
+	// Bitcode, when set, is where part i's optimized module is written
+	// as bitcode: Bitcode + "<i>.bc" (what opt would write).
+	Bitcode string
 }
 
-// CompileParts is Compile of a module cut into up to n parts, compiled
-// at once, one thread each, into objects to be linked together (the
-// parts' shared functions and variables are hidden symbols). Functions
-// that call each other stay in one part; helpers marked alwaysinline are
-// copied into each. A module that is not split (too few functions, or
-// linkages the split does not handle) comes back as one object.
-func CompileParts(ll []byte, cpu, features string, level, n int) ([][]byte, error) {
+// Compile optimizes the LLVM IR text ll and returns the object file llc
+// would write (the options' Parts aside: whole). Calls may run in
+// parallel (each has an LLVM context of its own). The error names the
+// step that failed (parse, verify, passes, codegen) and LLVM's message.
+func Compile(ll []byte, o Options) ([]byte, error) {
+	return compilePart(ll, o, 1, 0)
+}
+
+// CompileParts is Compile of a module cut into up to o.Parts parts,
+// compiled at once, one thread each, into objects to be linked together
+// (the parts' shared functions and variables are hidden symbols).
+// Functions that reference each other stay in one part; helpers marked
+// alwaysinline are copied into each. A module that is not split (too few
+// functions, or linkages the split does not handle) comes back as one
+// object.
+func CompileParts(ll []byte, o Options) ([][]byte, error) {
+	n := o.Parts
 	if n <= 1 {
-		obj, err := Compile(ll, cpu, features, level)
+		obj, err := compilePart(ll, o, 1, 0)
 		return [][]byte{obj}, err
 	}
 	objs := make([][]byte, n)
@@ -99,7 +115,7 @@ func CompileParts(ll []byte, cpu, features string, level, n int) ([][]byte, erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			objs[i], errs[i] = compilePart(ll, cpu, features, level, n, i)
+			objs[i], errs[i] = compilePart(ll, o, n, i)
 		}()
 	}
 	wg.Wait()
@@ -111,19 +127,24 @@ func CompileParts(ll []byte, cpu, features string, level, n int) ([][]byte, erro
 
 // compilePart compiles part i of n of ll (nil, no error, for a part
 // past the first of a module that is not split).
-func compilePart(ll []byte, cpu, features string, level, n, i int) ([]byte, error) {
+func compilePart(ll []byte, o Options, n, i int) ([]byte, error) {
 	if err := Open(); err != nil {
 		return nil, err
 	}
 	if len(ll) == 0 {
 		return nil, errors.New("parse: empty module")
 	}
-	ccpu, cfeat := C.CString(cpu), C.CString(features)
+	ccpu, cfeat := C.CString(o.CPU), C.CString(o.Features)
 	defer C.free(unsafe.Pointer(ccpu))
 	defer C.free(unsafe.Pointer(cfeat))
+	var bc *C.char
+	if o.Bitcode != "" {
+		bc = C.CString(o.Bitcode + strconv.Itoa(i) + ".bc")
+		defer C.free(unsafe.Pointer(bc))
+	}
 	var obj, cerr *C.char
 	var size C.size_t
-	if C.stela_llvm_compile((*C.char)(unsafe.Pointer(&ll[0])), C.size_t(len(ll)), ccpu, cfeat, C.int(level), C.int(n), C.int(i), &obj, &size, &cerr) == 0 {
+	if C.stela_llvm_compile((*C.char)(unsafe.Pointer(&ll[0])), C.size_t(len(ll)), ccpu, cfeat, C.int(o.Level), C.int(n), C.int(i), bc, &obj, &size, &cerr) == 0 {
 		err := errors.New(C.GoString(cerr))
 		C.free(unsafe.Pointer(cerr))
 		return nil, err
