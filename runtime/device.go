@@ -212,9 +212,9 @@ func HostMemory(d Device) bool {
 // ended) release, if not nil, is called once, possibly on a plugin
 // thread. A zero-copy load of a file: syscall.Mmap it and view each
 // tensor's bytes, with munmap in the last release. Executions read the
-// view in place (Stela's CPU plugin reads through an aligned copy a view
-// not aligned to 64 bytes); donating it never gives its memory to a
-// result.
+// view in place (Stela's CPU plugin at any address aligned to the element
+// size; it reads an older compiled program's view not aligned to 64 bytes
+// through a copy); donating it never gives its memory to a result.
 func ViewHostMemory(d Device, t ir.Type, mem []byte, release func()) (Buffer, error) {
 	if d == nil {
 		return nil, errors.New("ViewHostMemory: nil device")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stela-ml/stela/frontend/gpt2"
+	"github.com/stela-ml/stela/frontend/tree"
 	"github.com/stela-ml/stela/ir"
 )
 
@@ -20,16 +21,7 @@ import (
 // machine others load, the work done, which wall time hides).
 // STELA_CPU_BF16=off measures bf16 weights without the bf16 GEMM.
 func BenchmarkDecodeDType(b *testing.B) {
-	cfg := gpt2.Config{VocabSize: 50257, NPositions: 1024, NEmbd: 768, NLayer: 12, NHead: 12,
-		Eps: 1e-5, Activation: "gelu_new", BOS: 50256, EOS: 50256, ScaleAttnWeights: true, Tie: true}
-	dir := b.TempDir()
-	m0, err := gpt2.New(cfg, gpt2.Init(cfg, 1))
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := m0.Save(dir); err != nil {
-		b.Fatal(err)
-	}
+	cfg, dir, _ := smallDir(b)
 	const steps, prompt = 8, 16
 	dts := []ir.DType{ir.F32, ir.BF16}
 	var models []*gpt2.Model
@@ -82,4 +74,49 @@ func BenchmarkDecodeDType(b *testing.B) {
 	b.ReportMetric(f/h, "bf16-speedup")
 	b.ReportMetric(med(cpu[0]), "f32-cpu-ms/token")
 	b.ReportMetric(med(cpu[1]), "bf16-cpu-ms/token")
+}
+
+// BenchmarkLoad: loading a GPT-2-small-sized directory (498 MB of f32
+// weights) as views of the mapped file (the default on the CPU plugin) and
+// as copies (Options.CopyWeights), with the file in the page cache.
+func BenchmarkLoad(b *testing.B) {
+	_, dir, m0 := smallDir(b)
+	free := func(m *gpt2.Model) {
+		leaves, _ := tree.FlattenWithPaths(m.Params)
+		for _, l := range leaves {
+			l.Tensor.Free()
+		}
+	}
+	free(m0)
+	for _, c := range []struct {
+		name string
+		copy bool
+	}{{"view", false}, {"copy", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				m, err := gpt2.Load(dir, gpt2.Options{CopyWeights: c.copy})
+				if err != nil {
+					b.Fatal(err)
+				}
+				free(m)
+			}
+		})
+	}
+}
+
+// smallDir saves a GPT-2-small-sized model with random weights (498 MB of
+// f32) as a Hugging Face directory; it returns the config, the directory
+// and the model saved.
+func smallDir(b *testing.B) (gpt2.Config, string, *gpt2.Model) {
+	cfg := gpt2.Config{VocabSize: 50257, NPositions: 1024, NEmbd: 768, NLayer: 12, NHead: 12,
+		Eps: 1e-5, Activation: "gelu_new", BOS: 50256, EOS: 50256, ScaleAttnWeights: true, Tie: true}
+	dir := b.TempDir()
+	m, err := gpt2.New(cfg, gpt2.Init(cfg, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := m.Save(dir); err != nil {
+		b.Fatal(err)
+	}
+	return cfg, dir, m
 }

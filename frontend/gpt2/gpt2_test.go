@@ -376,6 +376,16 @@ func TestShardedAndUnprefixed(t *testing.T) {
 	ids := [][]int{{5, 17, 3, 88}}
 	want, _ := m.Logits(ids, nil)
 
+	// The weights are views of the mapped file by default (on the CPU
+	// plugin); copied ones compute the same logits.
+	mc, err := gpt2.Load(dir, gpt2.Options{CopyWeights: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := mc.Logits(ids, nil); !slices.Equal(got.Float32s(), want.Float32s()) {
+		t.Error("copied weights compute other logits than viewed ones")
+	}
+
 	// Sharded: the transformer's first half of the tensors in one file.
 	sh := t.TempDir()
 	leaves, _ := tree.FlattenWithPaths(p)

@@ -25,6 +25,13 @@ type Options struct {
 	// converted): ir.F32 (the default, InvalidDType) or ir.BF16 / ir.F16,
 	// which the model reads and computes with in f32.
 	DType ir.DType
+	// CopyWeights copies every weight into memory of the device's own.
+	// By default a weight whose file dtype is DType is, on a device whose
+	// buffers are host memory (Stela's CPU plugin), a view of the
+	// memory-mapped file (safetensors.File.View): loading copies nothing
+	// and the weights are the page cache's. A file changed in place while
+	// such a model is loaded changes (or, truncated, faults) what it reads.
+	CopyWeights bool
 }
 
 // Load reads a Hugging Face GPT-2 directory: config.json and
@@ -184,16 +191,29 @@ func loadParams(cfg Config, r safetensors.Reader, opts Options) (Params, error) 
 	if err != nil {
 		return Params{}, err
 	}
+	viewer, _ := r.(safetensors.Viewer)
 	load := func(s *slot, name string) error {
-		l, err := r.Literal(name)
-		if err != nil {
-			return err
+		var x *tensor.Tensor
+		if viewer != nil && !opts.CopyWeights {
+			// The file's own pages where the device allows (the CPU
+			// plugin): no copy, and the weights' memory is the page
+			// cache's, shared with other processes mapping the file.
+			v, err := viewer.View(name, dev)
+			if err != nil {
+				return fmt.Errorf("gpt2: %w", err)
+			}
+			x = v
+		} else {
+			l, err := r.Literal(name)
+			if err != nil {
+				return err
+			}
+			b, err := dev.Put(l)
+			if err != nil {
+				return fmt.Errorf("gpt2: tensor %q: putting it on %s: %w", name, dev.Name(), err)
+			}
+			x = tensor.FromResult(b, true)
 		}
-		b, err := dev.Put(l)
-		if err != nil {
-			return fmt.Errorf("gpt2: tensor %q: putting it on %s: %w", name, dev.Name(), err)
-		}
-		x := tensor.FromResult(b, true)
 		if x.DType() != dt {
 			var y *tensor.Tensor
 			if err := tensor.Catch(func() { y = tensor.Convert(x, dt) }); err != nil {

@@ -41,6 +41,7 @@ type File struct {
 
 	mu     sync.RWMutex // Close (write) against reads of data
 	closed bool
+	views  int // live zero-copy views of the mapping (View); unmapped when 0 after Close
 }
 
 // entry is one tensor of the header, checked.
@@ -389,7 +390,8 @@ func (f *File) copyOut(name string, e *entry) (l *ir.Literal, err error) {
 	return l, nil
 }
 
-// Close releases the file. Reads after Close fail.
+// Close releases the file. Reads after Close fail; tensors that View
+// placed in the mapping keep it until they are freed.
 func (f *File) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -398,12 +400,22 @@ func (f *File) Close() error {
 	}
 	f.closed = true
 	f.data = nil
-	if f.unmap != nil {
-		if err := f.unmap(); err != nil {
+	if f.views == 0 {
+		if err := f.unmapNow(); err != nil {
 			return f.errorf("unmapping: %v", err)
 		}
 	}
 	return nil
+}
+
+// unmapNow unmaps a mapped file (once), with f.mu held.
+func (f *File) unmapNow() error {
+	if f.unmap == nil {
+		return nil
+	}
+	u := f.unmap
+	f.unmap = nil
+	return u()
 }
 
 // readWhole is mapFile's fallback: the file's bytes in memory.

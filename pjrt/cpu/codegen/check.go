@@ -50,9 +50,9 @@ func (e *emitter) checkKernel(n *node) (*ir.Func, error) {
 	t := n.in[0].t
 	params := []*ir.Param{ir.NewParam("status", types.NewPointer(types.I32)), ir.NewParam("err", types.I8Ptr)}
 	if n.check.result {
-		params = append(params, kernelParam("res", kBool))
+		params = append(params, kernelParam("res", n.out[0]))
 	}
-	params = append(params, kernelParam("actual", k), kernelParam("expected", k))
+	params = append(params, kernelParam("actual", n.in[0]), kernelParam("expected", n.in[1]))
 	e.nk++
 	b := e.newFunc(fmt.Sprintf("k%d.check", e.nk), types.Void, params...)
 	b.f.Linkage = enum.LinkageInternal

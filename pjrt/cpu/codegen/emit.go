@@ -118,11 +118,21 @@ func (e *emitter) newFunc(name string, ret types.Type, params ...*ir.Param) *fb 
 	return b
 }
 
-// kernelParam makes a noalias, 64-byte aligned pointer parameter for a
-// buffer of element kind k.
-func kernelParam(name string, k elemKind) *ir.Param {
+// kernelParam makes a noalias pointer parameter for the bytes of v: 64-byte
+// aligned, as the buffer planner places values, except for an argument of
+// the program (of the entry or of a region), which may be a view of caller
+// memory at any address aligned to its element size (a tensor inside a
+// memory-mapped safetensors file): the object exports
+// stela_args_any_align, and the plugin passes such views without copying
+// them.
+func kernelParam(name string, v *tval) *ir.Param {
+	k := v.t.elem
 	p := ir.NewParam(name, types.NewPointer(k.mem()))
-	p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias, ir.Align(bufAlign))
+	align := bufAlign
+	if v.root().st == stArg {
+		align = int(k.size())
+	}
+	p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias, ir.Align(align))
 	return p
 }
 
@@ -132,10 +142,10 @@ func kernelParam(name string, k elemKind) *ir.Param {
 func (e *emitter) newKernel(n *node, outs, ins []*tval) (*fb, []value.Value, []value.Value) {
 	var ps []*ir.Param
 	for i, o := range outs {
-		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), o.t.elem))
+		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), o))
 	}
 	for i, x := range ins {
-		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x.t.elem))
+		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x))
 	}
 	e.nk++
 	name := fmt.Sprintf("k%d.%s", e.nk, shortName(n.name))

@@ -15,6 +15,7 @@ import (
 //	const char stela_signature[];
 //	const int  stela_num_checks;
 //	const int  stela_rt_uses;    // what of the runtime table it calls
+//	const int  stela_args_any_align; // 1: arguments need only element alignment (kernelParam)
 //	const char stela_aliases[];  // only when some result is aliased (alias.go)
 //	const char stela_optimized_program[]; // only for rewritten programs (Options.OptimizedProgram)
 //	int stela_entry(void *const *args, void *const *results, char err[256],
@@ -85,6 +86,10 @@ func (e *emitter) entry() error {
 	}
 	ru := e.m.NewGlobalDef("stela_rt_uses", constant.NewInt(types.I32, uses))
 	ru.Immutable = true
+	// The kernels read arguments at any element-aligned address
+	// (kernelParam), so the plugin passes views of caller memory in place.
+	aa := e.m.NewGlobalDef("stela_args_any_align", constant.NewInt(types.I32, 1))
+	aa.Immutable = true
 
 	i8pp := types.NewPointer(types.I8Ptr)
 	b := e.newFunc("stela_entry", types.I32,
@@ -462,10 +467,10 @@ func (e *emitter) newKernelFallible(n *node, outs, ins []*tval) (b *fb, rt value
 	rtParam.Attrs = append(rtParam.Attrs, enum.ParamAttrNoCapture, enum.ParamAttrReadOnly)
 	ps := []*ir.Param{rtParam, ir.NewParam("err", types.I8Ptr)}
 	for i, x := range outs {
-		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), x.t.elem))
+		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), x))
 	}
 	for i, x := range ins {
-		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x.t.elem))
+		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x))
 	}
 	e.nk++
 	b = e.newFunc(fmt.Sprintf("k%d.%s", e.nk, shortName(n.name)), types.I32, ps...)
@@ -498,10 +503,10 @@ func (e *emitter) newKernelRT(n *node, outs, ins []*tval) (b *fb, rt value.Value
 	rtParam.Attrs = append(rtParam.Attrs, enum.ParamAttrNoCapture, enum.ParamAttrReadOnly)
 	ps := []*ir.Param{rtParam}
 	for i, x := range outs {
-		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), x.t.elem))
+		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), x))
 	}
 	for i, x := range ins {
-		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x.t.elem))
+		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x))
 	}
 	e.nk++
 	b = e.newFunc(fmt.Sprintf("k%d.%s", e.nk, shortName(n.name)), types.Void, ps...)

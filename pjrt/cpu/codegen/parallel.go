@@ -148,10 +148,10 @@ func (e *emitter) emitFusedLoop(k *fusedLoop) (*ir.Func, error) {
 	// The worker: loops over [lo, hi) of loop k.par.
 	ps := []*ir.Param{ir.NewParam("lo", types.I64), ir.NewParam("hi", types.I64)}
 	for i, o := range n.out {
-		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), o.t.elem))
+		ps = append(ps, kernelParam(fmt.Sprintf("out%d", i), o))
 	}
 	for i, x := range n.in {
-		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x.t.elem))
+		ps = append(ps, kernelParam(fmt.Sprintf("in%d", i), x))
 	}
 	w := e.newFunc(b.f.Name()+".w", types.Void, ps...)
 	w.f.Linkage = enum.LinkageInternal

@@ -1124,6 +1124,8 @@ static PJRT_Error* load_program(const unsigned char* data, size_t n, int file_fd
     p->entry = (stela_entry_fn)dlsym(p->dl, "stela_entry");
     const int* uses = dlsym(p->dl, "stela_rt_uses");
     p->rt_uses = uses != NULL ? *uses : 0;
+    const int* any_align = dlsym(p->dl, "stela_args_any_align");
+    p->args_any_align = any_align != NULL ? *any_align : 0;
     p->optimized = dlsym(p->dl, "stela_optimized_program");
     if (sig == NULL || p->entry == NULL)
       err = stela_error(PJRT_Error_Code_INTERNAL, "stela cpu compile: the compiled object %s does not define %s", what,

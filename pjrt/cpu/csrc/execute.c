@@ -439,9 +439,11 @@ static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buff
       return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu was deleted or donated", i, d);
     r->in[i] = s;
     r->in_ptrs[i] = s->data;
-    if (((uintptr_t)s->data & (STELA_ALIGN - 1)) != 0) {
-      /* A view of caller memory that is not 64-byte aligned: the program
-         may assume alignment, so it reads an aligned copy. */
+    uintptr_t need = p->args_any_align && p->params[i].esize > 0 ? p->params[i].esize : STELA_ALIGN;
+    if (((uintptr_t)s->data & (need - 1)) != 0) {
+      /* A view of caller memory that is not aligned as the program
+         assumes (64 bytes for objects that predate stela_args_any_align,
+         the element size for the others): it reads an aligned copy. */
       r->copies[i] = stela_aligned_alloc(p->params[i].nbytes);
       if (r->copies[i] == NULL) return stela_oom();
       memcpy(r->copies[i], s->data, p->params[i].nbytes);

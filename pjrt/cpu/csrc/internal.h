@@ -272,6 +272,10 @@ typedef struct stela_program {
   int dl_fd; /* the descriptor dl was loaded through (cache.c), closed after dlclose; -1: none */
   stela_entry_fn entry;
   int rt_uses; /* stela_rt_uses (STELA_RT_USES_*), 0 when not exported */
+  /* stela_args_any_align: the program reads its arguments at any address
+     aligned to their element size (not only 64-byte aligned ones), so a
+     view of caller memory is read in place. 0 for objects that predate it. */
+  int args_any_align;
   /* The program the object was compiled from after the worker's own
      rewriting (the SPMD partitioner's per-device StableHLO), the
      object's stela_optimized_program, NULL when it exports none. */
