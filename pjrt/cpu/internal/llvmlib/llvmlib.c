@@ -188,6 +188,8 @@ typedef struct {
 	char *ext;    // external linkage
 } graph;
 
+static int local(int linkage) { return linkage == InternalLinkage || linkage == PrivateLinkage; }
+
 // zalloc is calloc of n elements (at least one).
 static void *zalloc(int n, size_t size) { return calloc(n > 0 ? (size_t)n : 1, size); }
 
@@ -253,9 +255,13 @@ static void mark_cross(graph *g, int i, int j, void *arg) {
 		c->cross[j] = 1;
 }
 
-/* Replaces the global value v by a declaration of the same name and type
-   (external, hidden). */
+/* Replaces the global value v by a declaration of the same name and type:
+   external, and hidden where v was local (the part that defines it makes
+   it a hidden symbol). One that was external keeps the default
+   visibility: a hidden reference would hide the definition from the
+   shared object's users (the linker keeps the most constraining). */
 static void declare(Ref mod, Ref v, int is_fn) {
+	int was_local = local(L.GetLinkage(v));
 	size_t len;
 	const char *nm = L.GetValueName2(v, &len);
 	char *name = malloc(len + 1);
@@ -275,11 +281,10 @@ static void declare(Ref mod, Ref v, int is_fn) {
 		L.DeleteGlobal(v);
 	L.SetValueName2(d, name, len);
 	L.SetLinkage(d, ExternalLinkage);
-	L.SetVisibility(d, HiddenVisibility);
+	if (was_local)
+		L.SetVisibility(d, HiddenVisibility);
 	free(name);
 }
-
-static int local(int linkage) { return linkage == InternalLinkage || linkage == PrivateLinkage; }
 
 /* Keeps part `part` of nparts of mod. Returns 1 when split, 0 when the
    module is not split (nothing changed). */

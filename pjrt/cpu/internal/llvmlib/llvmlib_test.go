@@ -170,7 +170,10 @@ define internal i64 @helper(i64 %x) alwaysinline {
   ret i64 %%z
 }
 define internal i64 @k%[1]d(i64 %%x) noinline {
-  %%a = call i64 @k%[1]d.w(i64 %%x)
+  %%s = getelementptr [3 x i8], [3 x i8]* @sig, i64 0, i64 0
+  %%n = call i64 @strlen(i8* %%s)
+  %%a0 = call i64 @k%[1]d.w(i64 %%x)
+  %%a = add i64 %%a0, %%n
   %%b = call i64 @helper(i64 %%a)
   store i64 %%b, i64* @counter
   ret i64 %%b
@@ -242,6 +245,21 @@ func TestCompileParts(t *testing.T) {
 	for name := range undefined {
 		if _, ok := defined[name]; !ok && name != "strlen" {
 			t.Errorf("%s is used but defined in no part", name)
+		}
+	}
+	// The kernels of the other part than sig's use it: their reference
+	// must not be hidden (the link would hide sig from the object's
+	// users).
+	if !undefined["sig"] {
+		t.Error("no part refers to sig from another: the case is not tested")
+	}
+	for i, obj := range objs {
+		f, _ := elf.NewFile(bytes.NewReader(obj))
+		syms, _ := f.Symbols()
+		for _, s := range syms {
+			if s.Name == "sig" && s.Section == elf.SHN_UNDEF && elf.ST_VISIBILITY(s.Other) == elf.STV_HIDDEN {
+				t.Errorf("object %d refers to sig as a hidden symbol", i)
+			}
 		}
 	}
 	if dtors != 1 {
