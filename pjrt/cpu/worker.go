@@ -803,15 +803,24 @@ func link(tl tools, cfg CompileConfig, objs []string, tm *Timings) (so string, e
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	linker, args := tl.cc, append(append([]string{"-shared", "-o", tmp.Name()}, objs...), "-lm")
+	linked := false
 	if tl.ld != "" {
 		// What cc -shared passes to ld for these objects, less the C
 		// runtime's files and libc (the plugin's process has it; the
-		// symbols bind to it when the object is loaded).
-		linker, args = tl.ld, append(append([]string{"-shared", "--eh-frame-hdr", "--hash-style=gnu", "-o", tmp.Name()}, objs...), "--as-needed", "-lm")
+		// symbols bind to it when the object is loaded). Where ld fails
+		// (another linker, no libm where it looks), cc links, and says
+		// what is wrong if it fails too.
+		args := append(append([]string{"-shared", "--eh-frame-hdr", "--hash-style=gnu", "-o", tmp.Name()}, objs...), "--as-needed", "-lm")
+		if _, err := tl.run("link", tl.ld, args...); err == nil {
+			linked = true
+		} else if errors.Is(err, errToolUnavailable) && tl.ctx != nil && tl.ctx.Err() != nil {
+			return "", err // out of time
+		}
 	}
-	if out, err := tl.run("link", linker, args...); err != nil {
-		return "", toolError("link", err, out)
+	if !linked {
+		if out, err := tl.run("link", tl.cc, append(append([]string{"-shared", "-o", tmp.Name()}, objs...), "-lm")...); err != nil {
+			return "", toolError("link", err, out)
+		}
 	}
 	if err := os.Rename(tmp.Name(), abs); err != nil {
 		return "", fmt.Errorf("compile: installing %s: %v", out, err)

@@ -3,6 +3,7 @@ package cpu
 import (
 	"bytes"
 	"debug/elf"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,5 +93,44 @@ func TestInProcessLLVM(t *testing.T) {
 	want := "opt: line 71:20: use of undefined value '%undefined'"
 	if msgs[0] != msgs[1] || !strings.Contains(msgs[0], want) {
 		t.Errorf("broken module: in process %q, tools %q; want both to contain %q", msgs[0], msgs[1], want)
+	}
+}
+
+// TestLinkFallsBackToCC: where ld fails, cc -shared links the objects.
+func TestLinkFallsBackToCC(t *testing.T) {
+	tl, err := findTools()
+	if err != nil {
+		t.Skip(err)
+	}
+	if err := llvmlib.Open(); err != nil {
+		t.Skip(err)
+	}
+	obj, err := llvmlib.Compile(manyFunctions(4, -1), llvmlib.Options{CPU: "x86-64", Level: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	objPath := filepath.Join(dir, "part0.o")
+	if err := os.WriteFile(objPath, obj, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tl.ld = "/bin/false"
+	var tm Timings
+	so, err := link(tl, CompileConfig{Out: filepath.Join(dir, "out.so")}, []string{objPath}, &tm)
+	if err != nil {
+		t.Fatalf("a failing ld: %v", err)
+	}
+	f, err := elf.Open(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, _ := f.DynamicSymbols()
+	found := false
+	for _, s := range syms {
+		found = found || (s.Name == "all" && s.Section != elf.SHN_UNDEF)
+	}
+	if !found {
+		t.Errorf("%s does not export all", so)
 	}
 }
