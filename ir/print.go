@@ -351,7 +351,23 @@ func writeLoc(b *strings.Builder, l Loc) {
 		b.WriteString("unknown")
 		return
 	}
-	b.WriteString(strconv.Quote(l.File))
+	writeQuoted(b, l.File)
 	b.WriteByte(':')
 	b.WriteString(strconv.Itoa(l.Line))
+}
+
+// writeQuoted writes strconv.Quote(s): s itself between quotes when it is
+// printable ASCII without quotes or backslashes (a file path, nearly
+// always), which saves quoting rune by rune the path of every op's
+// location when a module is printed as a cache key.
+func writeQuoted(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			b.WriteString(strconv.Quote(s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -624,5 +625,16 @@ func TestPrintStableNamesNeedUniqueIDs(t *testing.T) {
 	Print(&b, f, PrintOptions{StableNames: true})
 	if !strings.Contains(b.String(), "%1 = negate %0") {
 		t.Errorf("clashing IDs printed as\n%s", b.String())
+	}
+}
+
+// TestWriteQuoted: the fast path of a location's file is strconv.Quote.
+func TestWriteQuoted(t *testing.T) {
+	for _, s := range []string{"", "/home/u/model.go", `a"b`, `a\b`, "tab\there", "é.go", "nl\n", "\x7f", "~ok"} {
+		var b strings.Builder
+		writeQuoted(&b, s)
+		if got, want := b.String(), strconv.Quote(s); got != want {
+			t.Errorf("writeQuoted(%q) = %s, want %s", s, got, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Attributes in the .sir text form are a generic dictionary,
@@ -57,8 +58,22 @@ type attrField struct {
 	omitEmpty bool
 }
 
-// attrFields lists the tagged fields of an attribute struct type.
+// attrFieldsOf caches attrFields by type: printing a module (a cache
+// key) looks up every instruction's attribute struct.
+var attrFieldsOf sync.Map // reflect.Type → []attrField
+
+// attrFields lists the tagged fields of an attribute struct type. The
+// slice is shared: callers do not change it.
 func attrFields(t reflect.Type) []attrField {
+	if fs, ok := attrFieldsOf.Load(t); ok {
+		return fs.([]attrField)
+	}
+	fs := attrFieldsUncached(t)
+	attrFieldsOf.Store(t, fs)
+	return fs
+}
+
+func attrFieldsUncached(t reflect.Type) []attrField {
 	var fs []attrField
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"regexp"
 	goruntime "runtime"
 	"slices"
 	"sort"
@@ -936,6 +937,68 @@ type benchCompileTimes struct {
 	Trace   float64 `json:"trace_ms"`
 	Passes  float64 `json:"passes_ms"`
 	Compile float64 `json:"compile_ms"` // lowering, hashing, cache lookups, the plugin
+	// Of Compile, from the child's STELA_LOG=compile lines (the parent
+	// reads them; the first compile only): the plugin's compile call
+	// (starting the worker, the worker, loading its object; or the disk
+	// cache's lookup and load), and of that the worker's stages: LLVM IR
+	// from StableHLO (parse, verify, codegen, split), opt and llc (in
+	// process or not), the link.
+	// ChildCPU is the CPU time of the whole child process (user and
+	// system, its start and the device's opening included, the worker
+	// too), which a busy machine inflates less than wall times. The
+	// parent fills it in.
+	ChildCPU float64 `json:"child_cpu_ms,omitempty"`
+	Plugin   float64 `json:"plugin_ms,omitempty"`
+	Worker   float64 `json:"worker_ms,omitempty"`
+	Codegen  float64 `json:"worker_codegen_ms,omitempty"`
+	LLVM     float64 `json:"worker_llvm_ms,omitempty"`
+	Link     float64 `json:"worker_link_ms,omitempty"`
+}
+
+// Lines of STELA_LOG=compile that the W6 parent reads from a child's
+// stderr: the runtime's "stela: compiled @f on cpu in 12.3ms (program
+// ...)" and the CPU worker's "stela cpu compile: @f: parse 0.2ms, ...".
+var (
+	benchCompiledLine = regexp.MustCompile(`^stela: compiled @\S+ on .* in (\S+) \(program`)
+	benchWorkerStage  = regexp.MustCompile(`(parse|verify|codegen|split|opt|llc|opt\+llc in process|link|total) ([0-9.]+)ms`)
+)
+
+// readCompileLog fills t's plugin and worker times from a child's
+// stderr and returns the rest of it, the lines that are not
+// STELA_LOG=compile's.
+func readCompileLog(t *benchCompileTimes, stderr []byte) []byte {
+	var rest bytes.Buffer
+	for _, line := range strings.SplitAfter(string(stderr), "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "":
+			rest.WriteString(line)
+		case benchCompiledLine.MatchString(trimmed):
+			if d, err := time.ParseDuration(benchCompiledLine.FindStringSubmatch(trimmed)[1]); err == nil && t.Plugin == 0 {
+				t.Plugin = float64(d) / float64(time.Millisecond)
+			}
+		case strings.HasPrefix(trimmed, "stela cpu compile: @"):
+			if t.Worker != 0 {
+				continue
+			}
+			for _, m := range benchWorkerStage.FindAllStringSubmatch(trimmed, -1) {
+				v, _ := strconv.ParseFloat(m[2], 64)
+				switch m[1] {
+				case "parse", "verify", "codegen", "split":
+					t.Codegen += v
+				case "opt", "llc", "opt+llc in process":
+					t.LLVM += v
+				case "link":
+					t.Link = v
+				case "total":
+					t.Worker = v
+				}
+			}
+		default:
+			rest.WriteString(line)
+		}
+	}
+	return rest.Bytes()
 }
 
 func (c benchCompileTimes) total() float64 { return c.Trace + c.Passes + c.Compile }
@@ -1056,15 +1119,32 @@ func benchW6(b *bencher) error {
 			ts     []benchCompileTimes
 		}{{c.first, first}, {c.warm, warm}, {c.again, again}} {
 			var total, trace, pass, comp []float64
+			stages := map[string][]float64{}
 			for _, t := range m.ts {
 				total = append(total, t.total())
 				trace = append(trace, t.Trace)
 				pass = append(pass, t.Passes)
 				comp = append(comp, t.Compile)
+				for name, v := range map[string]float64{
+					"ms plugin": t.Plugin, "ms worker": t.Worker, "ms worker codegen": t.Codegen,
+					"ms worker opt+llc": t.LLVM, "ms worker link": t.Link, "ms child CPU": t.ChildCPU,
+				} {
+					if v > 0 {
+						stages[name] = append(stages[name], v)
+					}
+				}
 			}
 			r := benchSummary("W6", "compiled", m.metric, "ms", total)
 			r.Derived = map[string]float64{
 				"ms trace": sortedMedian(trace), "ms passes": sortedMedian(pass), "ms lower+compile": sortedMedian(comp),
+			}
+			// The stages of lower+compile where every run reported them
+			// (the plugin's compile call, and the worker's stages when
+			// it ran).
+			for name, vs := range stages {
+				if len(vs) == len(m.ts) {
+					r.Derived[name] = sortedMedian(vs)
+				}
 			}
 			b.emit(r)
 		}
@@ -1084,16 +1164,30 @@ func (b *bencher) child(exe, cacheDir, example string) (benchChildResult, error)
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
 		return strings.HasPrefix(kv, "STELA_CACHE_DIR=") || strings.HasPrefix(kv, "STELA_CPU_NO_CACHE=")
 	})
-	cmd.Env = append(env, benchChildEnv+"="+example, "STELA_CACHE_DIR="+cacheDir)
-	var out bytes.Buffer
+	// STELA_LOG=compile: the runtime and the CPU worker say what the
+	// plugin's compile and the worker's stages took (readCompileLog).
+	logs := "compile"
+	if l := os.Getenv("STELA_LOG"); l != "" {
+		logs = l + ",compile"
+	}
+	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "STELA_LOG=") })
+	cmd.Env = append(env, benchChildEnv+"="+example, "STELA_CACHE_DIR="+cacheDir, "STELA_LOG="+logs)
+	var out, stderr bytes.Buffer
 	cmd.Stdout = &out
-	cmd.Stderr = b.stderr
+	cmd.Stderr = &stderr
 	var r benchChildResult
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	b.stderr.Write(readCompileLog(&r.First, stderr.Bytes()))
+	if err != nil {
 		return r, fmt.Errorf("W6 child process: %v", err)
 	}
+	first := r.First
 	if err := json.Unmarshal(bytes.TrimSpace(out.Bytes()), &r); err != nil {
 		return r, fmt.Errorf("W6 child process printed %q: %v", out.String(), err)
+	}
+	r.First.Plugin, r.First.Worker, r.First.Codegen, r.First.LLVM, r.First.Link = first.Plugin, first.Worker, first.Codegen, first.LLVM, first.Link
+	if st := cmd.ProcessState; st != nil {
+		r.First.ChildCPU = float64(st.UserTime()+st.SystemTime()) / float64(time.Millisecond)
 	}
 	return r, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -444,5 +445,39 @@ func TestBenchMarkdown(t *testing.T) {
 `
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("benchMarkdown (-want +got):\n%s", d)
+	}
+}
+
+// TestReadCompileLog: the W6 parent takes the plugin's and the worker's
+// times from a child's STELA_LOG=compile lines (the first compile's) and
+// passes the other lines on.
+func TestReadCompileLog(t *testing.T) {
+	stderr := "stela cpu compile: @jit_gpt2_small: parse 0.4ms, verify 0.6ms, codegen 3.6ms, split 0.0ms (2 parts), opt+llc in process 150.5ms, link 6.4ms, total 161.5ms; 22 kernels, peak temporary memory 34607104 bytes (81870848 without buffer reuse)\n" +
+		"stela: compiled @gpt2_small on cpu in 172.25ms (program a67d4ad6bfdbbfb6)\n" +
+		"stela bench: W6: something else\n" +
+		"stela: compiled @gpt2_small on cpu in 683µs (program a67d4ad6bfdbbfb6)\n"
+	var tm benchCompileTimes
+	rest := string(readCompileLog(&tm, []byte(stderr)))
+	want := benchCompileTimes{Plugin: 172.25, Worker: 161.5, Codegen: 4.6, LLVM: 150.5, Link: 6.4}
+	if math.Abs(tm.Codegen-want.Codegen) > 1e-9 {
+		t.Errorf("codegen %v ms, want %v", tm.Codegen, want.Codegen)
+	}
+	tm.Codegen = want.Codegen
+	if tm != want {
+		t.Errorf("times %+v, want %+v", tm, want)
+	}
+	if rest != "stela bench: W6: something else\n" {
+		t.Errorf("passed on %q", rest)
+	}
+	// The programs: opt and llc add up; a warm cache has no worker line.
+	tm = benchCompileTimes{}
+	readCompileLog(&tm, []byte("stela cpu compile: @f: parse 0.1ms, verify 0.1ms, codegen 1.0ms, split 20.0ms (2 parts), opt 100.0ms, llc 80.0ms, link 10.0ms, total 211.2ms; 1 kernels\n"))
+	if tm.LLVM != 180 || tm.Worker != 211.2 || tm.Link != 10 {
+		t.Errorf("opt and llc: %+v", tm)
+	}
+	tm = benchCompileTimes{}
+	readCompileLog(&tm, []byte("stela: compiled @f on cpu in 1.5ms (program 0123)\n"))
+	if tm.Plugin != 1.5 || tm.Worker != 0 {
+		t.Errorf("warm cache: %+v", tm)
 	}
 }

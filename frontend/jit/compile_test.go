@@ -361,3 +361,40 @@ func TestCacheStatsForgetCollectedFunctions(t *testing.T) {
 		t.Fatalf("after the %d compiled functions were collected, Entries is still %d above where it was", n, now-before)
 	}
 }
+
+// TestCompileAgainSeesRebinding pins what a second Compile of the same Go
+// function must see, which is why nothing caches a trace across Compile
+// calls by the function's identity (docs/performance.md, W6): a
+// variable the closure captured by reference and that was rebound (a
+// tensor, or a Go value that becomes a constant), and new shapes. Below
+// the trace, the passes' and the runtime's caches are keyed by the
+// traced program, so an unchanged function still skips the work.
+func TestCompileAgainSeesRebinding(t *testing.T) {
+	w := tensor.FromSlice([]float32{1, 2}, 2)
+	scale := float32(1)
+	f := func(x *tensor.Tensor) *tensor.Tensor {
+		return tensor.Mul(tensor.Add(x, w), tensor.Scalar(scale))
+	}
+	x := tensor.FromSlice([]float32{10, 20}, 2)
+	check := func(what string, got *tensor.Tensor, want ...float32) {
+		t.Helper()
+		v := got.Float32s()
+		if len(v) != len(want) {
+			t.Fatalf("%s: %v, want %v", what, v, want)
+		}
+		for i := range v {
+			if v[i] != want[i] {
+				t.Errorf("%s: %v, want %v", what, v, want)
+				return
+			}
+		}
+	}
+	check("first Compile", jit.Compile(f)(x), 11, 22)
+	check("same function again", jit.Compile(f)(x), 11, 22)
+	w = tensor.FromSlice([]float32{3, 4}, 2)
+	check("captured tensor rebound", jit.Compile(f)(x), 13, 24)
+	scale = 2
+	check("captured Go value changed", jit.Compile(f)(x), 26, 48)
+	w = tensor.FromSlice([]float32{1, 1, 1}, 3)
+	check("new shapes", jit.Compile(f)(tensor.FromSlice([]float32{1, 2, 3}, 3)), 4, 6, 8)
+}

@@ -32,6 +32,8 @@ func TestCompileToolFaults(t *testing.T) {
 	}
 	defer c.Destroy()
 	dev := c.AddressableDevices()[0]
+	// The workers run the fake tools, not LLVM in process.
+	t.Setenv("STELA_CPU_LLVM", "tools")
 	path := os.Getenv("PATH")
 	for i, tc := range []struct {
 		tool, script string

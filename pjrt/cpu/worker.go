@@ -22,6 +22,7 @@ import (
 
 	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/pjrt/cpu/codegen"
+	"github.com/stela-ml/stela/pjrt/cpu/internal/llvmlib"
 	"github.com/stela-ml/stela/stablehlo"
 	"github.com/stela-ml/stela/stablehlo/bytecode"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -39,7 +40,16 @@ import (
 //	          one per CPU (at most 8), so that opt and llc run in parallel
 //	opt       opt -O2 (its verifier on) per part: .ll → .bc
 //	llc       llc -O2 -filetype=obj -relocation-model=pic -mcpu -mattr per part
-//	link      cc -shared -o out.so part*.o -lm, then an atomic rename
+//	link      ld -shared -o out.so part*.o -lm (cc -shared where there is
+//	          no ld on PATH), then an atomic rename
+//
+// opt and llc run in the worker's own process where libLLVM-14 loads
+// (package llvmlib: the same passes and code generator through LLVM's C
+// API, one thread per part, no process starts, no bitcode between them);
+// STELA_CPU_LLVM=tools runs the opt and llc programs instead, and a
+// module that fails in process is compiled again by the programs, whose
+// errors the worker reports. In process, llvmlib splits the module
+// itself (no llvm-split).
 //
 // Why -O2 and not -O3: on the transformer block O3 takes 1.7 times the
 // CPU time in opt and llc (it mostly unrolls more, doubling the code) for
@@ -122,6 +132,11 @@ func workerMain(args []string, stderr io.Writer) (code int) {
 			code = exitInternal
 		}
 	}()
+	if os.Getenv("STELA_CPU_LLVM") != "tools" {
+		// Load libLLVM (about 15 ms of relocations and static
+		// constructors) while the program is parsed and planned.
+		go llvmlib.Open()
+	}
 	if len(args) != 5 || args[1] != "compile" {
 		fmt.Fprintf(stderr, "stela cpu worker: usage: STELA_CPU_WORKER=1 %s compile <program.mlir> <compile_options.pb> <out.so>\n", filepath.Base(args[0]))
 		return exitCompileError
@@ -247,7 +262,9 @@ type CompileConfig struct {
 	// the default, 2.
 	OptLevel int
 	// Jobs is the most parts a module is split into for parallel opt and
-	// llc; 0 means runtime.GOMAXPROCS (at most 8), 1 no split.
+	// llc; 0 means runtime.GOMAXPROCS (at most 8), 1 no split. It applies
+	// to opt and llc in process too (llvmlib.CompileParts cuts the
+	// module).
 	Jobs int
 	// ToolTimeout bounds the time of all the external tools (llvm-split,
 	// opt, llc, cc) together; 0 means no limit. A tool that runs past it
@@ -260,6 +277,9 @@ type CompileConfig struct {
 // run in parallel within opt and llc).
 type Timings struct {
 	Parse, Partition, Verify, Codegen, Split, Opt, Llc, Link time.Duration
+	// LLVM is opt's and llc's work done in process (llvmlib), where Opt
+	// and Llc are 0.
+	LLVM time.Duration
 	// Parts is the number of parts the module was split into.
 	Parts int
 	// Kernels is the number of kernels after fusion; ArenaBytes the peak
@@ -271,7 +291,7 @@ type Timings struct {
 
 // Total is the sum of the stages.
 func (t Timings) Total() time.Duration {
-	return t.Parse + t.Partition + t.Verify + t.Codegen + t.Split + t.Opt + t.Llc + t.Link
+	return t.Parse + t.Partition + t.Verify + t.Codegen + t.Split + t.Opt + t.Llc + t.LLVM + t.Link
 }
 
 func (t Timings) String() string {
@@ -280,8 +300,12 @@ func (t Timings) String() string {
 	if t.Partition > 0 {
 		partition = ", spmd partition " + ms(t.Partition)
 	}
-	return fmt.Sprintf("parse %s"+partition+", verify %s, codegen %s, split %s (%d parts), opt %s, llc %s, link %s, total %s; %d kernels, peak temporary memory %d bytes (%d without buffer reuse)",
-		ms(t.Parse), ms(t.Verify), ms(t.Codegen), ms(t.Split), max(t.Parts, 1), ms(t.Opt), ms(t.Llc), ms(t.Link), ms(t.Total()),
+	llvm := fmt.Sprintf("opt %s, llc %s", ms(t.Opt), ms(t.Llc))
+	if t.LLVM > 0 {
+		llvm = fmt.Sprintf("opt+llc in process %s", ms(t.LLVM))
+	}
+	return fmt.Sprintf("parse %s"+partition+", verify %s, codegen %s, split %s (%d parts), %s, link %s, total %s; %d kernels, peak temporary memory %d bytes (%d without buffer reuse)",
+		ms(t.Parse), ms(t.Verify), ms(t.Codegen), ms(t.Split), max(t.Parts, 1), llvm, ms(t.Link), ms(t.Total()),
 		t.Kernels, t.ArenaBytes, t.IntermediateBytes)
 }
 
@@ -488,6 +512,7 @@ func deviceShape(opts []byte) (replicas, partitions int, err error) {
 // tools are the LLVM and C tools the worker runs.
 type tools struct {
 	opt, llc, cc string
+	ld           string // GNU ld (or another that takes its flags); "": link with cc
 	split        string // llvm-split; "" when missing (no parallel compile)
 	// ctx ends when the tools' time is up (CompileConfig.ToolTimeout,
 	// timeout; nil: no limit).
@@ -573,6 +598,15 @@ func findTools() (tools, error) {
 		ccName = f[0]
 	}
 	t.cc = look(ccName, "gcc")
+	if ccName == "cc" {
+		// cc -shared runs gcc's driver, collect2 and ld: about three
+		// times ld's own CPU time for these objects, which need none of
+		// what the driver adds (no C runtime start files; the plugin
+		// that loads them has libc).
+		if p, err := exec.LookPath("ld"); err == nil {
+			t.ld = p
+		}
+	}
 	if len(missing) > 0 {
 		return t, classed{fmt.Errorf("the CPU compiler needs %s, not found on PATH: install LLVM 14 and a C compiler (Debian: apt-get install llvm-14 gcc)", strings.Join(missing, ", ")), errToolUnavailable}
 	}
@@ -632,6 +666,37 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	}
 	olevel := fmt.Sprintf("-O%d", level)
 
+	if useLLVMLib() {
+		// In process, a module of many functions is cut into parts by
+		// llvmlib (functions that call each other stay together), one
+		// thread each: on the transformer block llvm-split's parts cost
+		// about 40% more CPU time in opt and llc than the whole (each
+		// kernel apart from its loop body, nothing inlined across
+		// parts), llvmlib's about 10% (docs/performance.md, W6).
+		n := splitParts(cfg.Jobs, bytes.Count(ll, []byte("\ndefine ")))
+		o := llvmlib.Options{CPU: mcpu, Features: mattr, Level: level, Parts: n}
+		if cfg.KeepDir != "" {
+			o.Bitcode = filepath.Join(dir, "part")
+		}
+		objs, err := llvmlib.CompileParts(ll, o)
+		if err == nil {
+			paths := make([]string, len(objs))
+			for i, obj := range objs {
+				paths[i] = filepath.Join(dir, fmt.Sprintf("part%d.o", i))
+				if err := os.WriteFile(paths[i], obj, 0o644); err != nil {
+					return "", fmt.Errorf("compile: %v", err)
+				}
+			}
+			tm.Parts = len(objs)
+			stage(&tm.LLVM)
+			return link(tl, cfg, paths, tm)
+		}
+		// opt and llc say what is wrong, as without the library.
+		if env.Log().Compile {
+			fmt.Fprintf(os.Stderr, "stela cpu compile: in process: %v; running opt and llc\n", err)
+		}
+	}
+
 	// Split a module of many functions so that its parts compile on all
 	// CPUs at once. Each part costs two process starts, so small modules
 	// (eager mode's one-op programs) stay whole.
@@ -656,11 +721,33 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 		tm.Parts = n
 	}
 	stage(&tm.Split)
-	bcs := make([]string, len(parts))
 	objs := make([]string, len(parts))
 	for i := range parts {
-		bcs[i] = filepath.Join(dir, fmt.Sprintf("part%d.bc", i))
 		objs[i] = filepath.Join(dir, fmt.Sprintf("part%d.o", i))
+	}
+	if err := runTools(tl, dir, llPath, parts, objs, olevel, target, tm); err != nil {
+		return "", err
+	}
+	return link(tl, cfg, objs, tm)
+}
+
+// useLLVMLib reports whether opt's and llc's work runs in process:
+// unless STELA_CPU_LLVM=tools, where libLLVM-14 loads.
+func useLLVMLib() bool {
+	return os.Getenv("STELA_CPU_LLVM") != "tools" && llvmlib.Open() == nil
+}
+
+// runTools runs opt and then llc on each part, in parallel.
+func runTools(tl tools, dir, llPath string, parts, objs []string, olevel string, target []string, tm *Timings) error {
+	t0 := time.Now()
+	stage := func(d *time.Duration) {
+		now := time.Now()
+		*d = now.Sub(t0)
+		t0 = now
+	}
+	bcs := make([]string, len(parts))
+	for i := range parts {
+		bcs[i] = filepath.Join(dir, fmt.Sprintf("part%d.bc", i))
 	}
 	if err := parallel(len(parts), func(i int) error {
 		return runOpt(tl, append([]string{olevel}, target...), parts[i], bcs[i])
@@ -668,10 +755,10 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 		if len(parts) > 1 {
 			// Report the whole module's line, not a part's.
 			if oerr := runOpt(tl, []string{olevel}, llPath, filepath.Join(dir, "program.bc")); oerr != nil {
-				return "", oerr
+				return oerr
 			}
 		}
-		return "", err
+		return err
 	}
 	stage(&tm.Opt)
 	if err := parallel(len(parts), func(i int) error {
@@ -682,9 +769,16 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 		}
 		return nil
 	}); err != nil {
-		return "", err
+		return err
 	}
 	stage(&tm.Llc)
+	return nil
+}
+
+// link links the parts' objects into the shared object cfg.Out (a new
+// temporary file when empty) and returns its absolute path.
+func link(tl tools, cfg CompileConfig, objs []string, tm *Timings) (so string, err error) {
+	t0 := time.Now()
 	out := cfg.Out
 	if out == "" {
 		f, cerr := os.CreateTemp("", "stela-program-*.so")
@@ -709,14 +803,29 @@ func buildObject(ll []byte, cfg CompileConfig, tm *Timings) (so string, err erro
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	link := append(append([]string{"-shared", "-o", tmp.Name()}, objs...), "-lm")
-	if out, err := tl.run("link", tl.cc, link...); err != nil {
-		return "", toolError("link", err, out)
+	linked := false
+	if tl.ld != "" {
+		// What cc -shared passes to ld for these objects, less the C
+		// runtime's files and libc (the plugin's process has it; the
+		// symbols bind to it when the object is loaded). Where ld fails
+		// (another linker, no libm where it looks), cc links, and says
+		// what is wrong if it fails too.
+		args := append(append([]string{"-shared", "--eh-frame-hdr", "--hash-style=gnu", "-o", tmp.Name()}, objs...), "--as-needed", "-lm")
+		if _, err := tl.run("link", tl.ld, args...); err == nil {
+			linked = true
+		} else if errors.Is(err, errToolUnavailable) && tl.ctx != nil && tl.ctx.Err() != nil {
+			return "", err // out of time
+		}
+	}
+	if !linked {
+		if out, err := tl.run("link", tl.cc, append(append([]string{"-shared", "-o", tmp.Name()}, objs...), "-lm")...); err != nil {
+			return "", toolError("link", err, out)
+		}
 	}
 	if err := os.Rename(tmp.Name(), abs); err != nil {
 		return "", fmt.Errorf("compile: installing %s: %v", out, err)
 	}
-	stage(&tm.Link)
+	tm.Link = time.Since(t0)
 	return abs, nil
 }
 

@@ -39,6 +39,7 @@ func TestSplitBuild(t *testing.T) {
 	if tl.split == "" {
 		t.Skip("no llvm-split")
 	}
+	t.Setenv("STELA_CPU_LLVM", "tools") // in process, modules are not split
 	var tm Timings
 	so, err := buildObject(manyFunctions(40, -1), CompileConfig{Out: filepath.Join(t.TempDir(), "out.so"), Jobs: 2}, &tm)
 	if err != nil {

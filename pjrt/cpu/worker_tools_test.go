@@ -64,7 +64,8 @@ func workerWithPath(t *testing.T, dir string, env ...string) (code int, stderr s
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, "compile", prog, opts, out)
-	cmd.Env = append(append(os.Environ(), "STELA_CPU_WORKER=1", "PATH="+dir, "TMPDIR="+tmp), env...)
+	// STELA_CPU_LLVM=tools: the fake opt and llc run, not LLVM in process.
+	cmd.Env = append(append(os.Environ(), "STELA_CPU_WORKER=1", "STELA_CPU_LLVM=tools", "PATH="+dir, "TMPDIR="+tmp), env...)
 	var e strings.Builder
 	cmd.Stderr = &e
 	cmd.WaitDelay = time.Second
