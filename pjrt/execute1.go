@@ -236,6 +236,18 @@ func (e *LoadedExecutable) executeOne(op string, x *ExecuteContext, dev *Device,
 	}
 	dead := unsafe.Slice((*unsafe.Pointer)(table), n)[nio : nio+deadTake]
 	ndead := c.core.dead.take(dead)
+	if lean := c.plugin.leanFn; lean != nil && x == nil && donate == nil && len(args) <= leanMax &&
+		e.numOutputs <= leanMax && !c.plugin.leanOff.Load() {
+		// The plugin's lean entry (lean.go): one call, flat arrays.
+		perr := callLean(lean, e.h.ptr, unsafe.Pointer(dev.ptr), argp, len(cargs),
+			uintptr(unsafe.Pointer(&couts[0])), e.numOutputs, uintptr(unsafe.Pointer(&dead[0])), ndead)
+		c.core.releaseN(ndead)
+		release()
+		if err := c.plugin.check(leanSymbol, perr); err != nil {
+			return err
+		}
+		return e.adoptOutputs(op, dev, outs, couts)
+	}
 	nd := unsafe.Add(table, (nio+deadTake)*int(unsafe.Sizeof(uintptr(0))))
 	var flags uintptr
 	if donate != nil {
@@ -261,6 +273,13 @@ func (e *LoadedExecutable) executeOne(op string, x *ExecuteContext, dev *Device,
 	if err := c.plugin.check("LoadedExecutable_Execute", perr); err != nil {
 		return err
 	}
+	return e.adoptOutputs(op, dev, outs, couts)
+}
+
+// adoptOutputs makes outs the buffers of the plugin's couts, all or
+// none: an output the plugin left NULL fails the call.
+func (e *LoadedExecutable) adoptOutputs(op string, dev *Device, outs []*Buffer, couts []unsafe.Pointer) error {
+	c := e.client
 	for i := range e.numOutputs {
 		if couts[i] == nil {
 			for _, b := range outs[:i] {
