@@ -161,9 +161,47 @@ func (d *pjrtDevice) RunOp(key []byte, args []Buffer, loc ir.Loc) ([]Buffer, boo
 	return d.runOpTo(nil, key, args, loc)
 }
 
+// opsHotSize is the number of entries of a platform's hot op cache.
+const opsHotSize = 64
+
+// hotOp is an entry of a platform's hot op cache (platform.opsHot): the
+// one-op programs an eager loop runs, found by a hash of their key and
+// one atomic load, without the op cache's lock and LRU list. A hit does
+// not refresh the program's place in the LRU: a program evicted from the
+// op cache while its entry here still hits keeps running (evicted
+// programs are never destroyed, only dropped); once its entry is
+// overwritten, a miss compiles it again through the program cache.
+type hotOp struct {
+	key string
+	c   *compiled
+}
+
+// opsHotSlot is key's slot in the hot op cache (FNV-1a).
+func opsHotSlot(key []byte) uint32 {
+	h := uint32(2166136261)
+	for _, b := range key {
+		h = (h ^ uint32(b)) * 16777619
+	}
+	return (h ^ h>>16) % opsHotSize
+}
+
+// lookupOp finds the one-op program for key: in the hot op cache, else
+// in the op cache (and then puts it in the hot one).
+func (p *platform) lookupOp(key []byte) *compiled {
+	slot := &p.opsHot[opsHotSlot(key)]
+	if h := slot.Load(); h != nil && h.key == string(key) {
+		return h.c
+	}
+	c := p.ops.getBytes(key)
+	if c != nil {
+		slot.Store(&hotOp{key: string(key), c: c})
+	}
+	return c
+}
+
 // runOpTo is RunOp appending the results to dst.
 func (d *pjrtDevice) runOpTo(dst []Buffer, key []byte, args []Buffer, loc ir.Loc) ([]Buffer, bool, error) {
-	c := d.p.ops.getBytes(key)
+	c := d.p.lookupOp(key)
 	if c == nil {
 		stats.opMisses.Add(1)
 		return dst, false, nil
