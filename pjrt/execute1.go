@@ -111,6 +111,12 @@ func (e *LoadedExecutable) ExecuteOneDonating(dev *Device, outs []*Buffer, donat
 // one that is never done, is ExecuteOneDonating.
 func (e *LoadedExecutable) ExecuteOneContext(ctx context.Context, dev *Device, outs []*Buffer, donate []bool, args ...*Buffer) error {
 	const op = "LoadedExecutable.Execute"
+	if ctx == nil && donate == nil && e.portable && len(outs) == e.numOutputs && len(args) <= leanMax &&
+		e.numOutputs <= leanMax {
+		if p := e.client.plugin; p.leanFn != nil && !p.leanOff.Load() {
+			return e.executeLean(op, p.leanFn, dev, outs, args)
+		}
+	}
 	return e.client.plugin.withContext(op, ctx, func(x *ExecuteContext) error {
 		return e.executeOneDonating(op, x, dev, outs, donate, args)
 	})
@@ -236,18 +242,6 @@ func (e *LoadedExecutable) executeOne(op string, x *ExecuteContext, dev *Device,
 	}
 	dead := unsafe.Slice((*unsafe.Pointer)(table), n)[nio : nio+deadTake]
 	ndead := c.core.dead.take(dead)
-	if lean := c.plugin.leanFn; lean != nil && x == nil && donate == nil && len(args) <= leanMax &&
-		e.numOutputs <= leanMax && !c.plugin.leanOff.Load() {
-		// The plugin's lean entry (lean.go): one call, flat arrays.
-		perr := callLean(lean, e.h.ptr, unsafe.Pointer(dev.ptr), argp, len(cargs),
-			uintptr(unsafe.Pointer(&couts[0])), e.numOutputs, uintptr(unsafe.Pointer(&dead[0])), ndead)
-		c.core.releaseN(ndead)
-		release()
-		if err := c.plugin.check(leanSymbol, perr); err != nil {
-			return err
-		}
-		return e.adoptOutputs(op, dev, outs, couts)
-	}
 	nd := unsafe.Add(table, (nio+deadTake)*int(unsafe.Sizeof(uintptr(0))))
 	var flags uintptr
 	if donate != nil {

@@ -22,6 +22,7 @@ static inline void* stela_dlsym_lean(void* handle) { return dlsym(handle, "stela
 import "C"
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/stela-ml/stela/internal/env"
@@ -78,4 +79,88 @@ func (p *Plugin) SetLeanExecute(on bool) (was bool) {
 	was = p.LeanExecute()
 	p.leanOff.Store(!on)
 	return was
+}
+
+// executeLean is ExecuteOneContext through the lean entry fn: a portable
+// executable, outs of NumOutputs zero Buffers, nothing donated, no
+// context, at most leanMax arguments and results. Go checks what it
+// needs for its own state (nil arguments, other clients, destroyed
+// buffers); the plugin checks the rest, as Execute would.
+func (e *LoadedExecutable) executeLean(op string, fn unsafe.Pointer, dev *Device, outs, args []*Buffer) error {
+	c := e.client
+	var first *Buffer
+	if len(args) > 0 {
+		first = args[0]
+	}
+	var err error
+	if dev == nil || dev.client.core != c.core {
+		if dev, err = e.portableDevice(op, dev, first); err != nil {
+			return err
+		}
+	}
+	exe, err := e.h.use(op)
+	if err != nil {
+		return err
+	}
+	// The C table: arguments, outputs, then room for the dead buffers
+	// this call destroys (deadbuffers.go); the executable's scratch
+	// memory when free, else its own (a concurrent call).
+	n := len(args) + len(outs) + deadTake
+	const word = int(unsafe.Sizeof(uintptr(0)))
+	sc := e.scratch
+	var table unsafe.Pointer
+	locked := sc.mu.TryLock()
+	if locked {
+		if sc.n < n {
+			C.free(sc.ptr)
+			sc.ptr = C.malloc(C.size_t(n * word))
+			sc.n = n
+		}
+		table = sc.ptr
+	} else {
+		table = C.malloc(C.size_t(n * word))
+	}
+	all := unsafe.Slice((*unsafe.Pointer)(table), n)
+	cargs, couts, dead := all[:len(args)], all[len(args):len(args)+len(outs)], all[len(args)+len(outs):]
+	// Hold each argument against Destroy for the call, once each (as
+	// executeOne does).
+	held := 0
+	for i, b := range args {
+		if b == nil {
+			err = errorf(op, CodeInvalidArgument, "argument %d is nil", i)
+			break
+		}
+		if b.client == nil || b.client.core != c.core {
+			err = errorf(op, CodeInvalidArgument, "argument %d belongs to another client", i)
+			break
+		}
+		if j := slices.Index(args[:i], b); j >= 0 {
+			cargs[i] = cargs[j]
+		} else if cargs[i], err = b.h.use(op); err != nil {
+			break
+		}
+		held = i + 1
+	}
+	if err == nil {
+		ndead := c.core.dead.take(dead)
+		perr := callLean(fn, exe, unsafe.Pointer(dev.ptr), uintptr(table), len(args),
+			uintptr(unsafe.Pointer(unsafe.SliceData(couts))), len(outs), uintptr(unsafe.Pointer(unsafe.SliceData(dead))), ndead)
+		c.core.releaseN(ndead)
+		err = c.plugin.check(leanSymbol, perr)
+	}
+	for i, b := range args[:held] {
+		if !slices.Contains(args[:i], b) {
+			b.h.done()
+		}
+	}
+	e.h.done()
+	if err == nil {
+		err = e.adoptOutputs(op, dev, outs, couts)
+	}
+	if locked {
+		sc.mu.Unlock()
+	} else {
+		C.free(table)
+	}
+	return err
 }
