@@ -287,7 +287,7 @@ func (e *LoadedExecutable) adoptOutputs(op string, dev *Device, outs []*Buffer, 
 			return errorf(op, CodeInternal, "plugin returned no output %d and no error", i)
 		}
 		c.initBuffer(outs[i], (*C.PJRT_Buffer)(couts[i]))
-		outs[i].device = dev
+		outs[i].device.Store(dev)
 	}
 	return nil
 }
