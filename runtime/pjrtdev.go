@@ -48,10 +48,11 @@ type resultSlab struct {
 }
 
 // newResult returns a zero result object for an execution's result of
-// type t on d, from d's slab if t is small.
-func (d *pjrtDevice) newResult(t ir.Type) *pjrtBuffer {
+// type *t on d, from d's slab if t is small. t is kept: it points into
+// the compiled program's result types, which never change.
+func (d *pjrtDevice) newResult(t *ir.Type) *pjrtBuffer {
 	var b *pjrtBuffer
-	if bufferBytes(t) > slabMaxBytes {
+	if bufferBytes(*t) > slabMaxBytes {
 		b = new(pjrtBuffer)
 	} else {
 		d.slabMu.Lock()
@@ -96,7 +97,7 @@ type boundExec struct {
 // failed (or one of whose inputs had) holds the located error instead of
 // device memory, and reads return that error.
 type pjrtBuffer struct {
-	typ   ir.Type
+	typ   *ir.Type // not nil; shared with the program's result types
 	dev   *pjrtDevice
 	pb    *pjrt.Buffer // &own for results of executions
 	err   error
@@ -125,7 +126,7 @@ func (d *pjrtDevice) Put(l *ir.Literal) (Buffer, error) {
 
 func (d *pjrtDevice) newBuffer(t ir.Type, pb *pjrt.Buffer) *pjrtBuffer {
 	noteAlloc(t)
-	return &pjrtBuffer{typ: t, dev: d, pb: pb}
+	return &pjrtBuffer{typ: &t, dev: d, pb: pb}
 }
 
 // Run compiles f (through the platform's cache) and runs it.
@@ -302,7 +303,7 @@ func (d *pjrtDevice) runCtx(ctx context.Context, dst []Buffer, c *compiled, args
 			return nil, fmt.Errorf("%s: argument #%d is on device %s, not %s", what, i, argDevice(a), d.name)
 		}
 		if !b.typ.Equal(c.params[i]) {
-			return nil, fmt.Errorf("%s: argument #%d has type %v, want %v", what, i, b.typ, c.params[i])
+			return nil, fmt.Errorf("%s: argument #%d has type %v, want %v", what, i, *b.typ, c.params[i])
 		}
 		if b.freed.Load() {
 			if de := b.donated.Load(); de != nil {
@@ -331,16 +332,16 @@ func (d *pjrtDevice) runCtx(ctx context.Context, dst []Buffer, c *compiled, args
 		defer don.consume(args, loc)
 	}
 	if inErr != nil {
-		for _, t := range c.results {
-			dst = append(dst, &pjrtBuffer{typ: t, dev: d, err: inErr})
+		for i := range c.results {
+			dst = append(dst, &pjrtBuffer{typ: &c.results[i], dev: d, err: inErr})
 		}
 		return dst, nil
 	}
 	var resArr [2]*pjrtBuffer
 	var ownArr [2]*pjrt.Buffer
 	res, owns := resArr[:0], ownArr[:0]
-	for _, t := range c.results {
-		b := d.newResult(t)
+	for i := range c.results {
+		b := d.newResult(&c.results[i])
 		res = append(res, b)
 		owns = append(owns, b.pb)
 	}
@@ -363,7 +364,7 @@ func (d *pjrtDevice) runCtx(ctx context.Context, dst []Buffer, c *compiled, args
 		return dst, nil
 	}
 	for _, b := range res {
-		noteAlloc(b.typ)
+		noteAlloc(*b.typ)
 		dst = append(dst, b)
 	}
 	return dst, nil
@@ -386,7 +387,7 @@ func (don *donation) consume(args []Buffer, loc ir.Loc) {
 	}
 }
 
-func (b *pjrtBuffer) Type() ir.Type  { return b.typ }
+func (b *pjrtBuffer) Type() ir.Type  { return *b.typ }
 func (b *pjrtBuffer) Device() Device { return b.dev }
 
 // Err waits for the buffer and returns the error of its computation: the
