@@ -269,7 +269,7 @@ func TestShuffleKeepsDepsAndEffects(t *testing.T) {
 func TestUnknownSwitchWord(t *testing.T) {
 	envtest.Setenv(t, "STELA_DEBUG", "verfy")
 	_, err := Run(parse(t, sample), []*Pass{CSE}, Options{})
-	if err == nil || !strings.Contains(err.Error(), `STELA_DEBUG=verfy: unknown word "verfy" (valid: nans, noattention, nofusion, shuffle, verify;`) {
+	if err == nil || !strings.Contains(err.Error(), `STELA_DEBUG=verfy: unknown word "verfy" (valid: nans, noattention, nofusion, nolean, shuffle, verify;`) {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -21,7 +21,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
-	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/stela-ml/stela/ir"
@@ -35,19 +35,26 @@ type Buffer struct {
 	h      handle
 	// cleanup frees the buffer if Destroy is never called. It is
 	// registered shortly after the buffer is made, off the caller's path
-	// (cleanups.go); h.mu guards it.
-	cleanup    runtime.Cleanup
-	registered bool
+	// (cleanups.go); h.mu guards it and registered (next to slot, to
+	// share its word).
+	cleanup runtime.Cleanup
 	// group, if not nil, frees the buffer instead of a cleanup of its
 	// own (bufgroup.go); slot is its place there.
-	group *groupRef
-	slot  int32
+	group      *groupRef
+	slot       int32
+	registered bool
 
-	mu     sync.Mutex // guards the cached shape below
-	known  bool
-	btype  BufferType
-	dims   []int
-	device *Device
+	// The element type and dimensions, once known, and the device:
+	// cached without a lock of their own, so that the many small results
+	// of eager dispatch are 40 bytes smaller.
+	shapeOf atomic.Pointer[bufShape]
+	device  atomic.Pointer[Device]
+}
+
+// bufShape is a buffer's element type and dimensions.
+type bufShape struct {
+	btype BufferType
+	dims  []int
 }
 
 // newBuffer wraps a buffer the plugin returned; the caller holds a client
@@ -75,12 +82,12 @@ func (dst *Buffer) adopt(src *Buffer) {
 		src.cleanup.Stop()
 	}
 	src.leave()
-	device := src.device
+	device := src.device.Load()
 	src.h.mu.Unlock()
 	dst.client = src.client
 	// src's client reference passes to dst.
 	dst.h.ptr, dst.h.free, dst.h.core = ptr, src.h.free, src.h.core
-	dst.device = device
+	dst.device.Store(device)
 	dst.join()
 }
 
@@ -314,7 +321,8 @@ func (c *Client) bufferFromHost(a HostArray, dev *Device, mem *Memory) (*Buffer,
 		buf.Destroy()
 		return nil, err
 	}
-	buf.known, buf.btype, buf.dims, buf.device = true, bt, append([]int{}, a.Dims...), dev
+	buf.shapeOf.Store(&bufShape{bt, append([]int{}, a.Dims...)})
+	buf.device.Store(dev)
 	runtime.KeepAlive(a.Data)
 	return buf, nil
 }
@@ -346,10 +354,8 @@ func literalBytes(l *ir.Literal) ([]byte, error) {
 
 // shape reads (once) the buffer's element type and dimensions.
 func (b *Buffer) shape(op string) (BufferType, []int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.known {
-		return b.btype, b.dims, nil
+	if s := b.shapeOf.Load(); s != nil {
+		return s.btype, s.dims, nil
 	}
 	ptr, err := b.h.use(op)
 	if err != nil {
@@ -373,8 +379,11 @@ func (b *Buffer) shape(op string) (BufferType, []int, error) {
 			dims[i] = int(d)
 		}
 	}
-	b.known, b.btype, b.dims = true, BufferType(ta._type), dims
-	return b.btype, b.dims, nil
+	sh := &bufShape{BufferType(ta._type), dims}
+	if !b.shapeOf.CompareAndSwap(nil, sh) {
+		sh = b.shapeOf.Load() // another reader's, the same
+	}
+	return sh.btype, sh.dims, nil
 }
 
 // Type is the buffer's PJRT element type.
@@ -408,9 +417,7 @@ func (b *Buffer) Client() *Client { return b.client }
 
 // Device is the device holding the buffer.
 func (b *Buffer) Device() (*Device, error) {
-	b.mu.Lock()
-	dev := b.device
-	b.mu.Unlock()
+	dev := b.device.Load()
 	if dev != nil {
 		return dev, nil
 	}
@@ -427,9 +434,7 @@ func (b *Buffer) Device() (*Device, error) {
 	if dev, err = b.client.device(a.device); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	b.device = dev
-	b.mu.Unlock()
+	b.device.Store(dev)
 	return dev, nil
 }
 
@@ -622,7 +627,7 @@ func (b *Buffer) CopyToDevice(dev *Device) (*Buffer, error) {
 		return nil, errorf("Buffer_CopyToDevice", CodeInternal, "plugin returned no buffer and no error")
 	}
 	out := b.client.newBuffer(a.dst_buffer)
-	out.device = dev
+	out.device.Store(dev)
 	return out, nil
 }
 

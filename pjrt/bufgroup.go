@@ -56,11 +56,19 @@ func (b *Buffer) Place(g *BufferGroup, i int) {
 // release destroys the members not destroyed yet, through the dead-buffer
 // queue of their client (deadbuffers.go).
 func (r *groupRef) release() {
+	var list [64]unsafe.Pointer
+	n := 0
 	for i := range r.ptrs {
 		if p := r.ptrs[i].Swap(nil); p != nil {
-			r.core.dead.push(r.core, unsafe.Pointer(p))
+			if n == len(list) {
+				r.core.dead.pushN(r.core, list[:n])
+				n = 0
+			}
+			list[n] = unsafe.Pointer(p)
+			n++
 		}
 	}
+	r.core.dead.pushN(r.core, list[:n])
 }
 
 // join records b's new C object in its group, or, if it has none (or

@@ -61,17 +61,26 @@ type bufferRef struct {
 func (r bufferRef) release() { r.core.dead.push(r.core, r.ptr) }
 
 func (q *deadQueue) push(core *clientCore, ptr unsafe.Pointer) {
+	q.pushN(core, []unsafe.Pointer{ptr})
+}
+
+// pushN is push of every buffer of ptrs, under one hold of the lock (a
+// group's cleanup queues its buffers at once).
+func (q *deadQueue) pushN(core *clientCore, ptrs []unsafe.Pointer) {
+	if len(ptrs) == 0 {
+		return
+	}
 	q.mu.Lock()
-	if len(q.bufs) == deadCap { // full: destroy them here
+	if len(q.bufs)+len(ptrs) > deadCap { // full: destroy them here
 		list := q.bufs
 		q.bufs = nil
 		q.mu.Unlock()
-		// The pushed buffer's reference keeps the client alive.
+		// The pushed buffers' references keep the client alive.
 		core.destroyDead(list)
 		q.mu.Lock()
 	}
-	q.bufs = append(q.bufs, ptr)
-	first := len(q.bufs) == 1
+	first := len(q.bufs) == 0
+	q.bufs = append(q.bufs, ptrs...)
 	q.mu.Unlock()
 	if first {
 		deadCores.Lock()

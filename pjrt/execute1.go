@@ -111,6 +111,12 @@ func (e *LoadedExecutable) ExecuteOneDonating(dev *Device, outs []*Buffer, donat
 // one that is never done, is ExecuteOneDonating.
 func (e *LoadedExecutable) ExecuteOneContext(ctx context.Context, dev *Device, outs []*Buffer, donate []bool, args ...*Buffer) error {
 	const op = "LoadedExecutable.Execute"
+	if ctx == nil && donate == nil && e.portable && len(outs) == e.numOutputs && len(args) <= leanMax &&
+		e.numOutputs <= leanMax {
+		if p := e.client.plugin; p.leanFn != nil && !p.leanOff.Load() {
+			return e.executeLean(op, p.leanFn, dev, outs, args)
+		}
+	}
 	return e.client.plugin.withContext(op, ctx, func(x *ExecuteContext) error {
 		return e.executeOneDonating(op, x, dev, outs, donate, args)
 	})
@@ -261,6 +267,13 @@ func (e *LoadedExecutable) executeOne(op string, x *ExecuteContext, dev *Device,
 	if err := c.plugin.check("LoadedExecutable_Execute", perr); err != nil {
 		return err
 	}
+	return e.adoptOutputs(op, dev, outs, couts)
+}
+
+// adoptOutputs makes outs the buffers of the plugin's couts, all or
+// none: an output the plugin left NULL fails the call.
+func (e *LoadedExecutable) adoptOutputs(op string, dev *Device, outs []*Buffer, couts []unsafe.Pointer) error {
+	c := e.client
 	for i := range e.numOutputs {
 		if couts[i] == nil {
 			for _, b := range outs[:i] {
@@ -274,7 +287,7 @@ func (e *LoadedExecutable) executeOne(op string, x *ExecuteContext, dev *Device,
 			return errorf(op, CodeInternal, "plugin returned no output %d and no error", i)
 		}
 		c.initBuffer(outs[i], (*C.PJRT_Buffer)(couts[i]))
-		outs[i].device = dev
+		outs[i].device.Store(dev)
 	}
 	return nil
 }

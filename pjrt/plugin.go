@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/stela-ml/stela/pjrt/capi"
@@ -34,6 +35,10 @@ type Plugin struct {
 	// (execctx.go), looked up once.
 	cancelOnce sync.Once
 	cancelFn   unsafe.Pointer
+	// leanFn is the plugin's lean execute entry (stela_cpu_execute_lean,
+	// lean.go), or nil; leanOff turns its use off.
+	leanFn  unsafe.Pointer
+	leanOff atomic.Bool
 }
 
 // plugins holds every library this process loaded, with the outcome.
@@ -203,6 +208,8 @@ func load(path string) (*Plugin, error) {
 	}
 	p := &Plugin{path: path, handle: handle, api: api}
 	p.destroyBuffer = p.destroyBufferPtr
+	p.leanFn = lookupLean(handle)
+	p.initLean()
 	var size C.size_t
 	var major, minor C.int
 	C.stela_api_head(api, &size, &major, &minor)

@@ -88,7 +88,8 @@ func (c *Client) ViewOfHostMemory(mem []byte, dt ir.DType, dims []int, dev *Devi
 		return nil, errorf(op, CodeInternal, "plugin returned no buffer and no error")
 	}
 	buf := c.newBuffer(args.buffer)
-	buf.known, buf.btype, buf.dims, buf.device = true, bt, append([]int{}, dims...), dev
+	buf.shapeOf.Store(&bufShape{bt, append([]int{}, dims...)})
+	buf.device.Store(dev)
 	runtime.KeepAlive(mem)
 	return buf, nil
 }

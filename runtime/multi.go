@@ -277,7 +277,7 @@ func (e *multiExec) run(args [][]Buffer, loc ir.Loc, don *donation) ([][]Buffer,
 				return nil, fmt.Errorf("%s: argument #%d for device %s is on device %s", what, i, dev.name, argDevice(a))
 			}
 			if !b.typ.Equal(e.params[i]) {
-				return nil, fmt.Errorf("%s: argument #%d for device %s has type %v, want %v", what, i, dev.name, b.typ, e.params[i])
+				return nil, fmt.Errorf("%s: argument #%d for device %s has type %v, want %v", what, i, dev.name, *b.typ, e.params[i])
 			}
 			if b.freed.Load() {
 				if de := b.donated.Load(); de != nil {
@@ -319,8 +319,8 @@ func (e *multiExec) run(args [][]Buffer, loc ir.Loc, don *donation) ([][]Buffer,
 			if dev == nil {
 				continue
 			}
-			for _, t := range e.results {
-				outs[d] = append(outs[d], &pjrtBuffer{typ: t, dev: dev, err: err})
+			for i := range e.results {
+				outs[d] = append(outs[d], &pjrtBuffer{typ: &e.results[i], dev: dev, err: err})
 			}
 		}
 		return outs

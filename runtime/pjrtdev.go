@@ -48,10 +48,11 @@ type resultSlab struct {
 }
 
 // newResult returns a zero result object for an execution's result of
-// type t on d, from d's slab if t is small.
-func (d *pjrtDevice) newResult(t ir.Type) *pjrtBuffer {
+// type *t on d, from d's slab if t is small. t is kept: it points into
+// the compiled program's result types, which never change.
+func (d *pjrtDevice) newResult(t *ir.Type) *pjrtBuffer {
 	var b *pjrtBuffer
-	if bufferBytes(t) > slabMaxBytes {
+	if bufferBytes(*t) > slabMaxBytes {
 		b = new(pjrtBuffer)
 	} else {
 		d.slabMu.Lock()
@@ -96,7 +97,7 @@ type boundExec struct {
 // failed (or one of whose inputs had) holds the located error instead of
 // device memory, and reads return that error.
 type pjrtBuffer struct {
-	typ   ir.Type
+	typ   *ir.Type // not nil; shared with the program's result types
 	dev   *pjrtDevice
 	pb    *pjrt.Buffer // &own for results of executions
 	err   error
@@ -125,7 +126,7 @@ func (d *pjrtDevice) Put(l *ir.Literal) (Buffer, error) {
 
 func (d *pjrtDevice) newBuffer(t ir.Type, pb *pjrt.Buffer) *pjrtBuffer {
 	noteAlloc(t)
-	return &pjrtBuffer{typ: t, dev: d, pb: pb}
+	return &pjrtBuffer{typ: &t, dev: d, pb: pb}
 }
 
 // Run compiles f (through the platform's cache) and runs it.
@@ -161,9 +162,47 @@ func (d *pjrtDevice) RunOp(key []byte, args []Buffer, loc ir.Loc) ([]Buffer, boo
 	return d.runOpTo(nil, key, args, loc)
 }
 
+// opsHotSize is the number of entries of a platform's hot op cache.
+const opsHotSize = 64
+
+// hotOp is an entry of a platform's hot op cache (platform.opsHot): the
+// one-op programs an eager loop runs, found by a hash of their key and
+// one atomic load, without the op cache's lock and LRU list. A hit does
+// not refresh the program's place in the LRU: a program evicted from the
+// op cache while its entry here still hits keeps running (evicted
+// programs are never destroyed, only dropped); once its entry is
+// overwritten, a miss compiles it again through the program cache.
+type hotOp struct {
+	key string
+	c   *compiled
+}
+
+// opsHotSlot is key's slot in the hot op cache (FNV-1a).
+func opsHotSlot(key []byte) uint32 {
+	h := uint32(2166136261)
+	for _, b := range key {
+		h = (h ^ uint32(b)) * 16777619
+	}
+	return (h ^ h>>16) % opsHotSize
+}
+
+// lookupOp finds the one-op program for key: in the hot op cache, else
+// in the op cache (and then puts it in the hot one).
+func (p *platform) lookupOp(key []byte) *compiled {
+	slot := &p.opsHot[opsHotSlot(key)]
+	if h := slot.Load(); h != nil && h.key == string(key) {
+		return h.c
+	}
+	c := p.ops.getBytes(key)
+	if c != nil {
+		slot.Store(&hotOp{key: string(key), c: c})
+	}
+	return c
+}
+
 // runOpTo is RunOp appending the results to dst.
 func (d *pjrtDevice) runOpTo(dst []Buffer, key []byte, args []Buffer, loc ir.Loc) ([]Buffer, bool, error) {
-	c := d.p.ops.getBytes(key)
+	c := d.p.lookupOp(key)
 	if c == nil {
 		stats.opMisses.Add(1)
 		return dst, false, nil
@@ -264,7 +303,7 @@ func (d *pjrtDevice) runCtx(ctx context.Context, dst []Buffer, c *compiled, args
 			return nil, fmt.Errorf("%s: argument #%d is on device %s, not %s", what, i, argDevice(a), d.name)
 		}
 		if !b.typ.Equal(c.params[i]) {
-			return nil, fmt.Errorf("%s: argument #%d has type %v, want %v", what, i, b.typ, c.params[i])
+			return nil, fmt.Errorf("%s: argument #%d has type %v, want %v", what, i, *b.typ, c.params[i])
 		}
 		if b.freed.Load() {
 			if de := b.donated.Load(); de != nil {
@@ -293,16 +332,16 @@ func (d *pjrtDevice) runCtx(ctx context.Context, dst []Buffer, c *compiled, args
 		defer don.consume(args, loc)
 	}
 	if inErr != nil {
-		for _, t := range c.results {
-			dst = append(dst, &pjrtBuffer{typ: t, dev: d, err: inErr})
+		for i := range c.results {
+			dst = append(dst, &pjrtBuffer{typ: &c.results[i], dev: d, err: inErr})
 		}
 		return dst, nil
 	}
 	var resArr [2]*pjrtBuffer
 	var ownArr [2]*pjrt.Buffer
 	res, owns := resArr[:0], ownArr[:0]
-	for _, t := range c.results {
-		b := d.newResult(t)
+	for i := range c.results {
+		b := d.newResult(&c.results[i])
 		res = append(res, b)
 		owns = append(owns, b.pb)
 	}
@@ -325,7 +364,7 @@ func (d *pjrtDevice) runCtx(ctx context.Context, dst []Buffer, c *compiled, args
 		return dst, nil
 	}
 	for _, b := range res {
-		noteAlloc(b.typ)
+		noteAlloc(*b.typ)
 		dst = append(dst, b)
 	}
 	return dst, nil
@@ -348,7 +387,7 @@ func (don *donation) consume(args []Buffer, loc ir.Loc) {
 	}
 }
 
-func (b *pjrtBuffer) Type() ir.Type  { return b.typ }
+func (b *pjrtBuffer) Type() ir.Type  { return *b.typ }
 func (b *pjrtBuffer) Device() Device { return b.dev }
 
 // Err waits for the buffer and returns the error of its computation: the

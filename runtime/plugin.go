@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stela-ml/stela/internal/env"
 	"github.com/stela-ml/stela/pjrt"
@@ -115,6 +116,8 @@ type platform struct {
 	// program compiled before is found without lowering it again.
 	byIR *execCache
 	ops  *execCache // eager one-op programs, by op key
+	// opsHot is a direct-mapped cache in front of ops (hotOp).
+	opsHot [opsHotSize]atomic.Pointer[hotOp]
 	// identity goes into every program hash: the same text compiled by
 	// another plugin or version is another executable.
 	identity string

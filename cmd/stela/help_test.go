@@ -206,7 +206,7 @@ func TestEnvSwitches(t *testing.T) {
 		code         int
 		stdout, errs string
 	}{
-		{"STELA_DEBUG", "verify,nofusoin", 2, "", "stela: STELA_DEBUG=verify,nofusoin: unknown word \"nofusoin\" (valid: nans, noattention, nofusion, shuffle, verify; STELA_DEBUG=help describes them)\n"},
+		{"STELA_DEBUG", "verify,nofusoin", 2, "", "stela: STELA_DEBUG=verify,nofusoin: unknown word \"nofusoin\" (valid: nans, noattention, nofusion, nolean, shuffle, verify; STELA_DEBUG=help describes them)\n"},
 		{"STELA_LOG", "help", 0, "STELA_LOG: ", ""},
 		{"STELA_LOG", "remarks", 0, "canonicalize ", ""},
 	} {

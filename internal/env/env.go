@@ -42,6 +42,7 @@ type DebugFlags struct {
 	Shuffle     bool `word:"shuffle" help:"passes: reorder independent instructions before every pass, to flush out passes that depend on program order"`
 	NoFusion    bool `word:"nofusion" help:"CPU plugin code generator: no loop fusion, every op is its own kernel"`
 	NoAttention bool `word:"noattention" help:"CPU plugin code generator: attention as its ops, not one fused kernel"`
+	NoLean      bool `word:"nolean" help:"pjrt: run every execution through PJRT_LoadedExecutable_Execute, not the Stela CPU plugin's lean execute entry (stela_cpu_execute_lean), which eager ops and other one-device runs use"`
 	NaNs        bool `word:"nans" help:"frontend: stop at the first op that makes a NaN from operands without one, naming its Go line (eager ops and derivatives are checked as they run; a compiled function whose result has a NaN is run again op by op to find the op), as jax_debug_nans does"`
 }
 

@@ -42,7 +42,7 @@ func TestUnknownWordIsAnError(t *testing.T) {
 		t.Fatalf("errors %v, want one per variable", s.Errors)
 	}
 	for i, want := range []string{
-		`STELA_DEBUG=verfy,shuffle: unknown word "verfy" (valid: nans, noattention, nofusion, shuffle, verify; STELA_DEBUG=help describes them)`,
+		`STELA_DEBUG=verfy,shuffle: unknown word "verfy" (valid: nans, noattention, nofusion, nolean, shuffle, verify; STELA_DEBUG=help describes them)`,
 		`STELA_LOG=compile,recompiles: unknown word "recompiles" (valid: all, compile, recompile, remarks, sharding; STELA_LOG=help describes them)`,
 	} {
 		if got := s.Errors[i].Error(); got != want {

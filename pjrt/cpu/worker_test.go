@@ -212,7 +212,7 @@ func TestMissingToolsNamePackages(t *testing.T) {
 // compile error that names it, whatever the program, not a word ignored.
 func TestWorkerSwitchError(t *testing.T) {
 	for _, tc := range []struct{ env, first string }{
-		{"STELA_DEBUG=nofuse", `STELA_DEBUG=nofuse: unknown word "nofuse" (valid: nans, noattention, nofusion, shuffle, verify; STELA_DEBUG=help describes them)`},
+		{"STELA_DEBUG=nofuse", `STELA_DEBUG=nofuse: unknown word "nofuse" (valid: nans, noattention, nofusion, nolean, shuffle, verify; STELA_DEBUG=help describes them)`},
 		{"STELA_LOG=compile,timing", `STELA_LOG=compile,timing: unknown word "timing" (valid: all, compile, recompile, remarks, sharding; STELA_LOG=help describes them)`},
 	} {
 		code, stdout, stderr, out := runWorker(t, addProgram, tc.env)

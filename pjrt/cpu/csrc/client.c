@@ -48,8 +48,10 @@ static void client_free(PJRT_Client* c) {
   if (counted && atomic_fetch_sub(&live_clients, 1) == 1) stela_buffer_cache_drain();
 }
 
-void stela_client_release(PJRT_Client* c) {
-  if (atomic_fetch_sub(&c->refs, 1) == 1) client_free(c);
+void stela_client_release(PJRT_Client* c) { stela_client_release_n(c, 1); }
+
+void stela_client_release_n(PJRT_Client* c, long n) {
+  if (n > 0 && atomic_fetch_sub(&c->refs, n) == n) client_free(c);
 }
 
 bool stela_client_owns_device(const PJRT_Client* c, const PJRT_Device* d) {

@@ -348,11 +348,13 @@ static void run_release(run* r, size_t nargs, size_t nres, bool keep_outputs) {
     for (size_t i = 0; i < nres; i++) stela_storage_release(r->out[i]);
 }
 
-static PJRT_Error* check_argument(const stela_param* q, size_t i, size_t d, PJRT_Buffer* b, PJRT_LoadedExecutable* e,
-                                  PJRT_Device* dev) {
-  if (b == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu is NULL", i, d);
+/* fn names the entry for messages: FN, or the lean entry's name. */
+static PJRT_Error* check_argument(const char* fn, const stela_param* q, size_t i, size_t d, PJRT_Buffer* b,
+                                  PJRT_LoadedExecutable* e, PJRT_Device* dev) {
+  if (b == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: argument %zu of device %zu is NULL", fn, i, d);
   if (b->client != e->client)
-    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu belongs to another client", i, d);
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: argument %zu of device %zu belongs to another client", fn,
+                       i, d);
   bool same = b->type == q->type && b->rank == q->rank;
   for (size_t k = 0; same && k < q->rank; k++) same = b->dims[k] == q->dims[k];
   if (!same) {
@@ -365,12 +367,12 @@ static PJRT_Error* check_argument(const stela_param* q, size_t i, size_t d, PJRT
     for (size_t k = 0; k < b->rank && n < (int)sizeof(got) - 24; k++)
       n += snprintf(got + n, sizeof(got) - (size_t)n, "%s%lld", k ? "," : "", (long long)b->dims[k]);
     snprintf(got + n, sizeof(got) - (size_t)n, "]");
-    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, FN ": argument %zu of device %zu is %s, the program %s wants %s",
-                       i, d, got, e->prog->name, want);
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, "%s: argument %zu of device %zu is %s, the program %s wants %s",
+                       fn, i, d, got, e->prog->name, want);
   }
   if (b->device != dev)
     return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
-                       FN ": argument %zu is on device %d, but device %zu of the execution is device %d", i,
+                       "%s: argument %zu is on device %d, but device %zu of the execution is device %d", fn, i,
                        b->device->id, d, dev->id);
   return NULL;
 }
@@ -422,12 +424,25 @@ static stela_storage* take_storage(PJRT_Buffer* b) {
   return ok ? s : NULL;
 }
 
+/* The allocation limit's check of result j (stela_check_alloc), with its
+   message's "what" formatted only when the result is past the limit:
+   formatting it for every result was a twentieth of an eager op. */
+static PJRT_Error* check_result_alloc(const char* fn, PJRT_LoadedExecutable* e, size_t j) {
+  stela_program* p = e->prog;
+  const stela_param* rp = &p->params[p->nargs + j];
+  int64_t lim = e->client->max_alloc_bytes;
+  if (lim <= 0 || (uint64_t)rp->nbytes <= (uint64_t)lim) return NULL;
+  char what[128];
+  snprintf(what, sizeof(what), "%.80s: result %zu", p->name, j);
+  return stela_check_alloc(e->client, fn, what, rp->type, rp->dims, rp->rank, rp->nbytes);
+}
+
 /* Takes the arguments of device d and allocates its results. */
 static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buffer* const* list,
                            const PJRT_ExecuteOptions* o) {
   stela_program* p = e->prog;
   for (size_t i = 0; i < p->nargs; i++) {
-    PJRT_Error* err = check_argument(&p->params[i], i, d, list[i], e, r->device);
+    PJRT_Error* err = check_argument(FN, &p->params[i], i, d, list[i], e, r->device);
     if (err != NULL) return err;
     stela_storage* s = NULL;
     if (p->arg_alias != NULL && p->arg_alias[i] >= 0 && may_donate(o, i, list, p->nargs) &&
@@ -461,9 +476,7 @@ static PJRT_Error* prepare(run* r, PJRT_LoadedExecutable* e, size_t d, PJRT_Buff
     }
     const stela_param* rp = &p->params[p->nargs + j];
     size_t nbytes = rp->nbytes;
-    char what[128];
-    snprintf(what, sizeof(what), "%.80s: result %zu", p->name, j);
-    PJRT_Error* err = stela_check_alloc(e->client, FN, what, rp->type, rp->dims, rp->rank, nbytes);
+    PJRT_Error* err = check_result_alloc(FN, e, j);
     if (err != NULL) return err;
     r->out[j] = stela_storage_new_result(nbytes, rp->rank);
     if (r->out[j] == NULL) return stela_oom();
@@ -705,6 +718,149 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
   if (!on_stack) {
     free(runs);
     free(block);
+  }
+  return err;
+}
+
+/* ---- The lean execute entry ----
+
+   stela_cpu_execute_lean runs an executable on one device as
+   PJRT_LoadedExecutable_Execute does for one argument list, with no
+   donation, no execute context and no completion event, taking flat
+   arrays instead of PJRT's nested argument and output lists and options:
+   the eager-dispatch path of Stela's Go client (pjrt/lean.go), found with
+   dlsym next to GetPjrtApi. Other plugins, and calls that donate, watch a
+   context or want events, go through PJRT_LoadedExecutable_Execute.
+
+   First it destroys the ndead buffers of dead (NULL entries skipped), as
+   PJRT_Buffer_Destroy would each: buffers of the caller's whose owners
+   are gone, destroyed in the call that runs anyway (stela_buffers_free).
+   Then it checks everything Execute checks for this case (the
+   executable, the device, the argument count, each argument's client,
+   type, shape, device, and that it is not deleted or donated; the output
+   count; the allocation limit) and runs the program on the calling
+   thread. dev NULL is the first argument's device, else the client's
+   first. On success outs[0..nouts) are new buffers, which the caller
+   destroys; on error it returns the error (PJRT_Error_Destroy frees it)
+   and outs are left NULL. At most STELA_LEAN_MAX arguments and results:
+   a call with more is an INVALID_ARGUMENT error that says to use Execute. */
+
+#define LEAN "stela_cpu_execute_lean"
+#define STELA_LEAN_MAX 16
+
+__attribute__((visibility("default"))) PJRT_Error* stela_cpu_execute_lean(PJRT_LoadedExecutable* e, PJRT_Device* dev,
+                                                                          PJRT_Buffer* const* args, size_t nargs,
+                                                                          PJRT_Buffer** outs, size_t nouts,
+                                                                          PJRT_Buffer* const* dead, size_t ndead) {
+  if (ndead > 0 && dead != NULL) stela_buffers_free(dead, ndead);
+  for (size_t j = 0; outs != NULL && j < nouts; j++) outs[j] = NULL;
+  if (e == NULL) return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, LEAN ": executable is NULL");
+  if (atomic_load_explicit(&e->deleted, memory_order_relaxed))
+    return stela_error(PJRT_Error_Code_FAILED_PRECONDITION, LEAN ": the executable was deleted");
+  stela_program* p = e->prog;
+  PJRT_Client* c = e->client;
+  if (nargs != p->nargs)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, LEAN ": the program %s takes %zu arguments, got %zu", p->name,
+                       p->nargs, nargs);
+  if (nouts != p->nres)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, LEAN ": the program %s has %zu results, got room for %zu",
+                       p->name, p->nres, nouts);
+  if (nargs > STELA_LEAN_MAX || nouts > STELA_LEAN_MAX)
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       LEAN ": the program %s has %zu arguments and %zu results, more than %d: use "
+                       "PJRT_LoadedExecutable_Execute",
+                       p->name, nargs, nouts, STELA_LEAN_MAX);
+  if ((nargs > 0 && args == NULL) || (nouts > 0 && outs == NULL))
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, LEAN ": %s is NULL", args == NULL ? "args" : "outs");
+  if (dev == NULL) {
+    dev = c->device_ptrs[0];
+    if (!e->portable)
+      dev = e->ndev > 0 ? e->devices[0] : dev;
+    else if (nargs > 0 && args[0] != NULL && args[0]->client == c)
+      dev = args[0]->device;
+  }
+  if (!stela_client_owns_device(c, dev))
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT, LEAN ": the device is not a device of this client");
+  if (!e->portable && (e->ndev != 1 || e->devices[0] != dev || e->owner != NULL))
+    return stela_error(PJRT_Error_Code_INVALID_ARGUMENT,
+                       LEAN ": the executable was compiled for %zu device(s) by device assignment, not for this one "
+                       "device: use PJRT_LoadedExecutable_Execute",
+                       e->ndev);
+
+  stela_storage* in[STELA_LEAN_MAX];
+  void* in_ptrs[STELA_LEAN_MAX];
+  void* copies[STELA_LEAN_MAX];
+  stela_storage* out[STELA_LEAN_MAX];
+  void* out_ptrs[STELA_LEAN_MAX];
+  size_t held = 0, made = 0;
+  PJRT_Error* err = NULL;
+  for (size_t i = 0; i < nargs; i++) {
+    if ((err = check_argument(LEAN, &p->params[i], i, 0, args[i], e, dev)) != NULL) break;
+    stela_storage* s = stela_buffer_acquire(args[i]);
+    if (s == NULL) {
+      err = stela_error(PJRT_Error_Code_INVALID_ARGUMENT, LEAN ": argument %zu was deleted or donated", i);
+      break;
+    }
+    in[i] = s;
+    copies[i] = NULL;
+    held = i + 1;
+    in_ptrs[i] = s->data;
+    if (((uintptr_t)s->data & (STELA_ALIGN - 1)) != 0) {
+      /* A view of caller memory that is not 64-byte aligned (as Execute). */
+      if ((copies[i] = stela_aligned_alloc(p->params[i].nbytes)) == NULL) {
+        err = stela_oom();
+        break;
+      }
+      memcpy(copies[i], s->data, p->params[i].nbytes);
+      in_ptrs[i] = copies[i];
+    }
+  }
+  for (; err == NULL && made < nouts; made++) {
+    size_t j = made;
+    const stela_param* rp = &p->params[nargs + j];
+    if ((err = check_result_alloc(LEAN, e, j)) != NULL) break;
+    if ((out[j] = stela_storage_new_result(rp->nbytes, rp->rank)) == NULL) {
+      err = stela_oom();
+      break;
+    }
+    out_ptrs[j] = out[j]->data;
+    int a = p->res_alias != NULL ? p->res_alias[j] : -1;
+    if (a >= 0) {
+      /* Aliased, never donated here: the program updates a copy. */
+      if (rp->nbytes > 0) memcpy(out[j]->data, in_ptrs[a], rp->nbytes);
+      in_ptrs[a] = out[j]->data;
+    }
+  }
+  if (err == NULL) {
+    _Atomic int32_t cancel;
+    atomic_init(&cancel, 0);
+    char msg[256];
+    msg[0] = '\0';
+    stela_rt rt = c->rt;
+    rt.cancel = &cancel;
+    int rc = stela_rt_run(c->pool, &rt, p->entry, in_ptrs, out_ptrs, msg);
+    msg[sizeof(msg) - 1] = '\0';
+    if (rc != 0)
+      err = stela_error(rc == 2 ? PJRT_Error_Code_ABORTED : PJRT_Error_Code_INTERNAL, "stela cpu execute: %s on device %d: %s",
+                        p->name, dev->id, msg[0] ? msg : "the program failed without a message");
+  }
+  size_t bufs = 0;
+  for (; err == NULL && bufs < nouts; bufs++) {
+    const stela_param* q = &p->params[nargs + bufs];
+    stela_storage* s = out[bufs];
+    out[bufs] = NULL; /* the buffer owns it now, or freed it */
+    err = stela_buffer_new(c, dev, q->type, q->dims, q->rank, s, &outs[bufs]);
+  }
+  if (err != NULL) {
+    /* All or nothing: undo the buffers made, free the results not given
+       to one. */
+    stela_buffers_free(outs, bufs);
+    for (size_t j = 0; j < nouts; j++) outs[j] = NULL;
+    for (size_t j = bufs; j < made; j++) stela_storage_release(out[j]);
+  }
+  for (size_t i = 0; i < held; i++) {
+    stela_storage_release(in[i]);
+    free(copies[i]);
   }
   return err;
 }

@@ -217,6 +217,8 @@ struct PJRT_Client {
 
 void stela_client_retain(PJRT_Client* c);
 void stela_client_release(PJRT_Client* c);
+/* Drops n references at once (n > 0). */
+void stela_client_release_n(PJRT_Client* c, long n);
 /* Whether d is one of c's devices, m one of c's memories (false for NULL). */
 bool stela_client_owns_device(const PJRT_Client* c, const PJRT_Device* d);
 bool stela_client_owns_memory(const PJRT_Client* c, const PJRT_Memory* m);
@@ -253,6 +255,9 @@ PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type 
                              size_t rank, stela_storage* s, PJRT_Buffer** out);
 /* A new reference to the buffer's storage, or NULL if it was deleted. */
 stela_storage* stela_buffer_acquire(PJRT_Buffer* b);
+/* Destroys n buffers (PJRT_Buffer_Destroy of each; NULL entries
+   skipped), taking each client's lock once per run of its buffers. */
+void stela_buffers_free(PJRT_Buffer* const* bufs, size_t n);
 /* Drops the storage of every live buffer (client destroy). */
 void stela_client_delete_buffers(PJRT_Client* c);
 

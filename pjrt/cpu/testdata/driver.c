@@ -1403,6 +1403,118 @@ static void test_results(void) {
   CHECK(live_fn() == live0, "live %lld at the end, want %lld", (long long)live_fn(), (long long)live0);
 }
 
+/* The lean execute entry (stela_cpu_execute_lean, execute.c): results,
+   the dead list it destroys first, and its errors, which leave the
+   outputs NULL and the client usable. */
+static PJRT_Error* (*lean_fn)(PJRT_LoadedExecutable*, PJRT_Device*, PJRT_Buffer* const*, size_t, PJRT_Buffer**, size_t,
+                              PJRT_Buffer* const*, size_t);
+
+static void test_lean(void) {
+  PJRT_Client* c = new_client(2, 60000);
+  PJRT_Client* c2 = new_client(1, 60000);
+  PJRT_LoadedExecutable* e;
+  MUST(compile(c, add_one_c, &e));
+  int64_t live0 = live_fn();
+  float in[4] = {1, 2, 3, 4}, out[4];
+  int32_t ints[4] = {1, 2, 3, 4};
+  int64_t d4[1] = {4};
+  PJRT_Buffer* x = upload(c, PJRT_Buffer_Type_F32, in, d4, 1);
+  PJRT_Buffer* args[1] = {x};
+  PJRT_Buffer* outs[2];
+
+  /* No device named: the argument's. */
+  MUST(lean_fn(e, NULL, args, 1, outs, 1, NULL, 0));
+  MUST(to_host(outs[0], NULL, out, sizeof(out)));
+  CHECK(out[0] == 2 && out[3] == 5, "lean add_one %g %g", out[0], out[3]);
+  ARGS(PJRT_Buffer_Device_Args, bd);
+  bd.buffer = outs[0];
+  MUST(api->PJRT_Buffer_Device(&bd));
+  CHECK(bd.device == device(c, 0), "lean result on another device");
+
+  /* A chain of results, then one call that destroys them all first (with
+     a NULL entry in the list, skipped). */
+  PJRT_Buffer* dead[10];
+  size_t nd = 0;
+  dead[nd++] = outs[0];
+  dead[nd++] = NULL;
+  for (int i = 0; i < 8; i++) {
+    args[0] = i == 0 ? x : outs[0];
+    MUST(lean_fn(e, device(c, 0), args, 1, outs, 1, NULL, 0));
+    dead[nd++] = outs[0];
+  }
+  MUST(to_host(outs[0], NULL, out, sizeof(out)));
+  CHECK(out[0] == 9 && out[3] == 12, "lean chain %g %g", out[0], out[3]);
+  CHECK(live_fn() == live0 + 10, "live %lld after 9 lean results, want %lld", (long long)live_fn(), (long long)live0 + 10);
+  args[0] = x;
+  MUST(lean_fn(e, device(c, 0), args, 1, outs, 1, dead, nd));
+  CHECK(live_fn() == live0 + 2, "live %lld after the dead list, want %lld", (long long)live_fn(), (long long)live0 + 2);
+  destroy_buffer(outs[0]);
+
+  /* Errors: each leaves the outputs NULL. */
+  outs[0] = outs[1] = x;
+  EXPECT_ERR(lean_fn(NULL, NULL, args, 1, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: executable is NULL");
+  CHECK(outs[0] == NULL, "output not NULL after an error");
+  EXPECT_ERR(lean_fn(e, device(c, 0), args, 0, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: the program add_one takes 1 arguments, got 0");
+  EXPECT_ERR(lean_fn(e, device(c, 0), args, 1, outs, 2, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: the program add_one has 1 results, got room for 2");
+  EXPECT_ERR(lean_fn(e, device(c, 0), NULL, 1, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: args is NULL");
+  EXPECT_ERR(lean_fn(e, device(c, 1), args, 1, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: argument 0 is on device 0, but device 0 of the execution is device 1");
+  EXPECT_ERR(lean_fn(e, device(c2, 0), args, 1, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: the device is not a device of this client");
+  PJRT_Buffer* i32 = upload(c, PJRT_Buffer_Type_S32, ints, d4, 1);
+  args[0] = i32;
+  EXPECT_ERR(lean_fn(e, device(c, 0), args, 1, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: argument 0 of device 0 is S32[4], the program add_one wants F32[4]");
+  args[0] = NULL;
+  EXPECT_ERR(lean_fn(e, device(c, 0), args, 1, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: argument 0 of device 0 is NULL");
+  PJRT_Buffer* other = upload(c2, PJRT_Buffer_Type_F32, in, d4, 1);
+  args[0] = other;
+  EXPECT_ERR(lean_fn(e, device(c, 0), args, 1, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: argument 0 of device 0 belongs to another client");
+  PJRT_Buffer* gone = upload(c, PJRT_Buffer_Type_F32, in, d4, 1);
+  ARGS(PJRT_Buffer_Delete_Args, del);
+  del.buffer = gone;
+  MUST(api->PJRT_Buffer_Delete(&del));
+  args[0] = gone;
+  EXPECT_ERR(lean_fn(e, device(c, 0), args, 1, outs, 1, NULL, 0), PJRT_Error_Code_INVALID_ARGUMENT,
+             "stela_cpu_execute_lean: argument 0 was deleted or donated");
+  CHECK(outs[0] == NULL, "output not NULL after an error");
+  /* The failed calls made and kept nothing; the client still runs. */
+  CHECK(live_fn() == live0 + 3, "live %lld after the errors, want %lld", (long long)live_fn(), (long long)live0 + 3);
+  PJRT_Buffer* x1;
+  MUST(to_device(c, device(c, 1), PJRT_Buffer_Type_F32, in, d4, 1, NULL, &x1));
+  args[0] = x1;
+  MUST(lean_fn(e, NULL, args, 1, outs, 1, NULL, 0));
+  bd.buffer = outs[0];
+  MUST(api->PJRT_Buffer_Device(&bd));
+  CHECK(bd.device == device(c, 1), "lean result not on its argument's device 1");
+  MUST(to_host(outs[0], NULL, out, sizeof(out)));
+  CHECK(out[0] == 2 && out[3] == 5, "lean add_one on device 1: %g %g", out[0], out[3]);
+  destroy_buffer(outs[0]);
+  destroy_buffer(x1);
+  args[0] = x;
+
+  /* A deleted executable. */
+  ARGS(PJRT_LoadedExecutable_Delete_Args, ed);
+  ed.executable = e;
+  MUST(api->PJRT_LoadedExecutable_Delete(&ed));
+  EXPECT_ERR(lean_fn(e, device(c, 0), args, 1, outs, 1, NULL, 0), PJRT_Error_Code_FAILED_PRECONDITION,
+             "stela_cpu_execute_lean: the executable was deleted");
+
+  destroy_exe(e);
+  destroy_buffer(gone);
+  destroy_buffer(other);
+  destroy_buffer(i32);
+  destroy_buffer(x);
+  destroy_client(c2);
+  destroy_client(c);
+}
+
 int main(int argc, char** argv) {
   if (argc != 7) {
     fprintf(stderr, "usage: driver PLUGIN.so FAKE_WORKER CACHE_DIR WORKER_LOG NONCE LOOPS\n");
@@ -1430,6 +1542,12 @@ int main(int argc, char** argv) {
     fprintf(stderr, "FAIL: no stela_cpu_live_buffers\n");
     return 1;
   }
+  lean_fn = (PJRT_Error * (*)(PJRT_LoadedExecutable*, PJRT_Device*, PJRT_Buffer* const*, size_t, PJRT_Buffer**, size_t,
+                              PJRT_Buffer* const*, size_t)) dlsym(h, "stela_cpu_execute_lean");
+  if (lean_fn == NULL) {
+    fprintf(stderr, "FAIL: no stela_cpu_execute_lean\n");
+    return 1;
+  }
   int64_t live_start = live_fn();
   test_table();
   test_zero_args();
@@ -1441,6 +1559,7 @@ int main(int argc, char** argv) {
   test_loops(loops);
   test_threads();
   test_results();
+  test_lean();
   /* Storages made and freed on threads that have exited count too. */
   CHECK(live_fn() == live_start, "live %lld after all tests, want %lld", (long long)live_fn(), (long long)live_start);
   dlclose(h);
