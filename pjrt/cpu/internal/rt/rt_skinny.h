@@ -22,8 +22,8 @@
  * widened to f32 in registers (a shift: exact) and multiplied in f32, so
  * the result is the f32 product of the converted weight, as gemv_bf16's.
  *
- * One row with a k-major weight is left to the other paths (oneDNN's
- * GEMV for f32, rt.c's AVX2 kernel for bf16), which measured cheaper.
+ * One row with a k-major weight is left to rt.c's AVX2 kernel (bf16)
+ * and, where K > N, oneDNN's GEMV (f32), which measured faster.
  *
  * Sums run in a different order from the library's (per lane, then
  * across lanes), within the error bound of an f32 sum of K products.
@@ -75,7 +75,7 @@ SK_TARGET SK_INLINE void sk_store(const sk_job* j, float* c, __m512 acc, __mmask
    instead (K streams, each one short run) left the prefetcher idle and,
    with K = 3072 rows, missed the TLB on every row. */
 #ifndef SK_KB
-#define SK_KB 16
+#define SK_KB 8
 #endif
 /* The most columns of a k-major block (part: SK_MAXM x SK_KCB floats on
    the stack). */
@@ -259,10 +259,11 @@ static bool sk_available(void) {
 static bool skinny_run(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
                        const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   if (M < 1 || M > SK_MAXM || N < 1 || K < 1 || !sk_available()) return false;
-  /* One row times a k-major weight: oneDNN's GEMV (f32) and the AVX2
-     kernel's long runs along each row (bf16) used less CPU time than this
-     kernel's panels in interleaved runs (docs/performance.md). */
-  if (M == 1 && tb == 0) return false;
+  /* One row times a k-major weight: the AVX2 kernel's long runs along
+     each row (bf16), and oneDNN's GEMV where K > N (f32: this kernel's
+     blocks are then narrow, its runs along a row short), were faster in
+     interleaved runs (docs/performance.md). */
+  if (M == 1 && tb == 0 && (bf16B || K > N)) return false;
   sk_job j = {.W = B, .wf32 = !bf16B, .nmajor = tb != 0, .M = M, .N = N, .K = K, .ldw = ldb, .C = C, .ldc = ldc,
               .alpha = alpha, .beta = beta};
   j.Kp = (K + 15) & ~(int64_t)15;

@@ -45,8 +45,8 @@ func TestSkinny(t *testing.T) {
 						before := SkinnyCalls()
 						gemmBF16Case(t, r, bfA, bfB, ta, tb, M, N, K, ab[0], ab[1], pad, false)
 						want := int64(1)
-						if M == 1 && !tb {
-							want = 0 // one row, k-major: oneDNN's GEMV or the AVX2 kernel
+						if M == 1 && !tb && bfB {
+							want = 0 // one row, a k-major bf16 weight: the AVX2 kernel
 						}
 						if ran := SkinnyCalls() - before; used && ran != want {
 							t.Errorf("the AVX-512 kernel ran %d times, want %d", ran, want)
@@ -68,5 +68,14 @@ func TestSkinny(t *testing.T) {
 	}
 	t.Run("small-bf16", func(t *testing.T) {
 		gemmBF16Case(t, r, false, true, false, true, 3, 5, 7, 1, 0, 2, false)
+	})
+	// One row times a k-major f32 weight with K > N stays with the
+	// library (rt_skinny.h), and is right there too.
+	t.Run("M=1/K>N", func(t *testing.T) {
+		before := SkinnyCalls()
+		gemmBF16Case(t, r, false, false, false, false, 1, 300, 1031, 1, 0, 1, false)
+		if ran := SkinnyCalls() - before; ran != 0 {
+			t.Errorf("the AVX-512 kernel ran %d times, want 0", ran)
+		}
 	})
 }
