@@ -1173,7 +1173,10 @@ static bool gemv_bf16(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M,
   return false;
 }
 
-/* gemv_f32: the same kernel for an f32 product of 2 to GEMV_F32_MAX rows
+/* gemv_f32: on an AVX-512 CPU, rt_skinny.h's kernel for 1 to 16 rows
+   times a weight of GEMV_F32_MIN elements or more, either layout (it
+   declines one row times a k-major weight with K > N). Otherwise the
+   same kernel as gemv_bf16's for an f32 product of 2 to GEMV_F32_MAX rows
    (or columns) with a weight of GEMV_F32_MIN elements or more whose
    contracting dimension is contiguous (op(B) = Bᵀ: a tied LM head):
    memory-bound products where oneDNN's sgemm reads the weight at a
