@@ -392,6 +392,8 @@ static struct {
   bool avx2;
   bool avx512; /* AVX-512 F: the own f32 GEMM of rt_gemm512.h */
   atomic_int gemm_mode; /* $STELA_CPU_GEMM, or stela_rt_set_gemm: GEMM_AUTO, ... */
+  bool avx512_skinny; /* F, BW, VL and DQ: rt_skinny.h */
+  atomic_int skinny_off; /* $STELA_CPU_GEMV=avx2, or stela_rt_set_skinny(0) */
   bool amx; /* AMX-BF16 */
   pthread_key_t pack_key;
   bool have_key;
@@ -448,6 +450,8 @@ static void blas_search(void) {
   __builtin_cpu_init();
   blas.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   blas.avx512 = __builtin_cpu_supports("avx512f");
+  blas.avx512_skinny = blas.avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
 #endif
   const char* gm = getenv("STELA_CPU_GEMM");
   if (gm != NULL) {
@@ -458,6 +462,8 @@ static void blas_search(void) {
   blas.have_key = pthread_key_create(&blas.pack_key, pack_free) == 0;
   const char* gv = getenv("STELA_CPU_GEMV");
   blas.gemv_f32_off = gv != NULL && strcmp(gv, "off") == 0;
+  /* avx2: the AVX2 GEMV kernel rather than rt_skinny.h's (A/B runs). */
+  if (gv != NULL && strcmp(gv, "avx2") == 0) atomic_store(&blas.skinny_off, 1);
   const char* dp = getenv("STELA_CPU_DNNL");
   blas.dnnl_omp = dp != NULL && strcmp(dp, "omp") == 0;
   const char* bf = getenv("STELA_CPU_BF16");
@@ -957,6 +963,29 @@ static void gemm_bf16_f32(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_
   free(b);
 }
 
+/* Products of a few rows with a big weight, AVX-512 (rt_skinny.h). */
+#include "rt_skinny.h"
+
+/* stela_rt_set_skinny turns rt_skinny.h's kernel off (0) or back on (1),
+   as $STELA_CPU_GEMV=avx2 does (its products then take the AVX2 kernel
+   below, or the library): for tests and benchmarks of both paths. Returns
+   whether the kernel will be used (the CPU has AVX-512 and it is on). */
+int stela_rt_set_skinny(int on) {
+  pthread_once(&blas.once, blas_init);
+  atomic_store(&blas.skinny_off, on ? 0 : 1);
+  return on && blas.avx512_skinny;
+}
+
+/* stela_rt_skinny_calls: the products rt_skinny.h's kernel ran, for tests
+   to check that a shape reaches it. */
+long stela_rt_skinny_calls(void) {
+#ifdef STELA_X86
+  return atomic_load(&sk_calls);
+#else
+  return 0;
+#endif
+}
+
 /* ---- Products of a few rows with a bf16 weight ---- */
 
 /* A decode step multiplies a few rows (S <= GEMV_MAX: the batch's
@@ -1201,12 +1230,17 @@ static bool gemv_run(bool wB, int32_t ta, int32_t tb, bool bf16A, bool bf16B, in
 
 static bool gemv_bf16(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
                       const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (bf16B && M <= GEMV_MAX && skinny_run(ta, tb, bf16A, true, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc))
+    return true;
   if (bf16B && M <= GEMV_MAX) return gemv_run(true, ta, tb, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
   if (bf16A && N <= GEMV_MAX) return gemv_run(false, ta, tb, bf16A, bf16B, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
   return false;
 }
 
-/* gemv_f32: the same kernel for an f32 product of 2 to GEMV_F32_MAX rows
+/* gemv_f32: on an AVX-512 CPU, rt_skinny.h's kernel for 1 to 16 rows
+   times a weight of GEMV_F32_MIN elements or more, either layout (it
+   declines one row times a k-major weight with K > N). Otherwise the
+   same kernel as gemv_bf16's for an f32 product of 2 to GEMV_F32_MAX rows
    (or columns) with a weight of GEMV_F32_MIN elements or more whose
    contracting dimension is contiguous (op(B) = Bᵀ: a tied LM head):
    memory-bound products where oneDNN's sgemm reads the weight at a
@@ -1220,6 +1254,9 @@ static bool gemv_bf16(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M,
 static bool gemv_f32(int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                      const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   if (blas.gemv_f32_off) return false;
+  /* 1 to 16 rows, either layout of the weight: rt_skinny.h (AVX-512). */
+  if (M <= 16 && N * K >= GEMV_F32_MIN && skinny_run(ta, tb, false, false, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc))
+    return true;
   if (tb && M >= 2 && M <= GEMV_F32_MAX && N * K >= GEMV_F32_MIN)
     return gemv_run(true, ta, tb, false, false, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
   if (!ta && N >= 2 && N <= GEMV_F32_MAX && M * K >= GEMV_F32_MIN)

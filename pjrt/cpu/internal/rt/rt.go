@@ -149,9 +149,9 @@ import (
 )
 
 // Sources are the runtime's C files (rt.c, rt_coll.c, rt_gemm.h, rt_gemm512.h, rt_attn.h,
-// rt_attn_kernel.h, rt_fft*.c and .h, stela_rt.h), which the plugin build compiles with its own.
+// rt_attn_kernel.h, rt_skinny.h, rt_fft*.c and .h, stela_rt.h), which the plugin build compiles with its own.
 //
-//go:embed rt.c rt_coll.c rt_gemm.h rt_gemm512.h rt_attn.h rt_attn_kernel.h rt_fft.c rt_fft.h rt_fft_f32.c rt_fft_f64.c rt_fft_impl.h stela_rt.h
+//go:embed rt.c rt_coll.c rt_gemm.h rt_gemm512.h rt_attn.h rt_attn_kernel.h rt_skinny.h rt_fft.c rt_fft.h rt_fft_f32.c rt_fft_f64.c rt_fft_impl.h stela_rt.h
 var Sources embed.FS
 
 // Runtime is a runtime table with its own thread pool.
@@ -289,6 +289,22 @@ const (
 // each path; it returns whether the CPU has AVX-512 (without it, GemmOwn
 // runs the AVX2/generic kernel).
 func SetGEMM(mode int) bool { return C.stela_rt_set_gemm(C.int(mode)) != 0 }
+
+// SetSkinny turns the runtime's AVX-512 kernel of products of 1 to 16
+// rows with a big weight (rt_skinny.h) off or back on for the process, as
+// STELA_CPU_GEMV=avx2 does, so that tests run both paths; it returns
+// whether such products now use it (false on a CPU without AVX-512).
+func SetSkinny(on bool) bool {
+	v := C.int(0)
+	if on {
+		v = 1
+	}
+	return C.stela_rt_set_skinny(v) != 0
+}
+
+// SkinnyCalls is the number of products the AVX-512 kernel has run in
+// this process.
+func SkinnyCalls() int64 { return int64(C.stela_rt_skinny_calls()) }
 
 // ParallelForProbe runs parallel_for(n, grain) from inside an entry call
 // (so with the pool bound) over a body that adds i+1 to out[i] (out is n

@@ -8,6 +8,13 @@ import (
 	"unsafe"
 )
 
+// cpuTime is the process's CPU time so far (user and system, all threads).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // The runtime's GEMM routines on buffers allocated once, next to the BLAS
 // library called directly:
 //
@@ -44,19 +51,29 @@ func BenchmarkGemm(b *testing.B) {
 	}
 }
 
-// GEMVs of a decode step (GPT-2 small: x[M,768] times the weights), f32
-// and bf16 weights, reporting the weights' bytes read per second (the
-// bound of a batch-1 decode step is the memory bandwidth):
+// GEMVs of a decode step (GPT-2 small: x[M,768] (or [M,3072]) times the
+// weights: c_attn [768,2304], c_fc [768,3072], the MLP's c_proj
+// [3072,768], and the tied LM head [50257,768] used transposed), f32 and
+// bf16 weights, on the AVX-512 kernel (rt_skinny.h, "avx512") and on the
+// path it replaced ("old": STELA_CPU_GEMV=avx2's, oneDNN's sgemm for f32
+// and the AVX2 GEMV for bf16 and the f32 LM head at M=8), one after the
+// other for each shape. It reports the weights' bytes read per second
+// (the bound of a batch-1 decode step is the memory bandwidth) and the
+// CPU time of a product (all threads; on a machine other processes
+// load, the work done, which wall time hides); each
+// shape cycles through copies of its weight that add up to 512 MiB or
+// more, more than the L3 cache, so that they come from memory as a
+// decode step's do:
 //
-//	go test ./pjrt/cpu/internal/rt -run '^$' -bench GEMV -count 6
+//	go test ./pjrt/cpu/internal/rt -run '^$' -bench GEMV -count 3
 func BenchmarkGEMV(b *testing.B) {
 	type shape struct {
-		name    string
-		K, N    int64
-		transB  bool
-		workset int // copies of the weight cycled through, so that they come from memory
+		name   string
+		K, N   int64
+		transB bool
 	}
-	for _, s := range []shape{{"c_fc", 768, 3072, false, 8}, {"lm_head", 768, 50257, true, 2}} {
+	defer SetSkinny(true)
+	for _, s := range []shape{{"c_attn", 768, 2304, false}, {"c_fc", 768, 3072, false}, {"mlp_proj", 3072, 768, false}, {"lm_head", 768, 50257, true}} {
 		for _, M := range []int64{1, 8} {
 			for _, w := range []string{"f32", "bf16"} {
 				es := int64(4)
@@ -64,7 +81,7 @@ func BenchmarkGEMV(b *testing.B) {
 					es = 2
 				}
 				wb := s.K * s.N * es
-				Ws := make([]unsafe.Pointer, s.workset)
+				Ws := make([]unsafe.Pointer, (512<<20+wb-1)/wb)
 				for i := range Ws {
 					Ws[i] = Malloc(int(wb))
 					Memset(Ws[i], 0x3c, int(wb))
@@ -76,19 +93,26 @@ func BenchmarkGEMV(b *testing.B) {
 					ldb = s.K
 				}
 				r := Default()
-				b.Run(fmt.Sprintf("%s/M=%d/%s", s.name, M, w), func(b *testing.B) {
-					i := 0
-					for b.Loop() {
-						W := Ws[i%len(Ws)]
-						i++
-						if w == "f32" {
-							r.Gemm(false, false, false, s.transB, M, s.N, s.K, 1, A, s.K, W, ldb, 0, C, s.N)
-						} else {
-							r.GemmBF16(false, s.transB, false, true, M, s.N, s.K, 1, A, s.K, W, ldb, 0, C, s.N)
+				for _, path := range []string{"old", "avx512"} {
+					b.Run(fmt.Sprintf("%s/M=%d/%s/%s", s.name, M, w, path), func(b *testing.B) {
+						if !SetSkinny(path == "avx512") && path == "avx512" {
+							b.Skip("no AVX-512")
 						}
-					}
-					b.ReportMetric(float64(wb)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-				})
+						i := 0
+						c0 := cpuTime()
+						for b.Loop() {
+							W := Ws[i%len(Ws)]
+							i++
+							if w == "f32" {
+								r.Gemm(false, false, false, s.transB, M, s.N, s.K, 1, A, s.K, W, ldb, 0, C, s.N)
+							} else {
+								r.GemmBF16(false, s.transB, false, true, M, s.N, s.K, 1, A, s.K, W, ldb, 0, C, s.N)
+							}
+						}
+						b.ReportMetric(float64(wb)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+						b.ReportMetric((cpuTime()-c0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+					})
+				}
 				for _, W := range Ws {
 					Free(W)
 				}

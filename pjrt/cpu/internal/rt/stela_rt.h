@@ -299,6 +299,11 @@ int stela_rt_set_bf16(int on);
    library), 3 avx2 (the AVX2/generic kernel); returns whether the CPU has
    AVX-512 (else own runs the AVX2/generic kernel). */
 int stela_rt_set_gemm(int mode);
+/* Turns the AVX-512 kernel of few-row products (rt_skinny.h) off (0) or
+   on (1), as $STELA_CPU_GEMV=avx2 does; returns whether it is now used.
+   stela_rt_skinny_calls counts the products it ran (for tests). */
+int stela_rt_set_skinny(int on);
+long stela_rt_skinny_calls(void);
 void stela_sgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 void stela_dgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
