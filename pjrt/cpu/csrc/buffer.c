@@ -870,6 +870,21 @@ void stela_client_delete_buffers(PJRT_Client* c) {
   free(drop);
 }
 
+/* Drops a destroyed buffer's storages (s, e: taken from it) and gives its
+   block back: its result block's hold, or the small-block lists. b is gone
+   after this. */
+static void buffer_free_block(PJRT_Buffer* b, stela_storage* s, stela_storage* e) {
+  bool embedded = b->embedded;
+  size_t size = sizeof(*b) + 2 * b->rank * sizeof(int64_t);
+  stela_storage_release(s);
+  stela_storage_release(e);
+  pthread_mutex_destroy(&b->mu);
+  if (embedded)
+    result_unhold((stela_storage*)((char*)b + RESULT_BUFFER));
+  else
+    small_put(b, size);
+}
+
 static void buffer_free(PJRT_Buffer* b) {
   PJRT_Client* c = b->client;
   pthread_mutex_lock(&c->mu);
@@ -883,15 +898,7 @@ static void buffer_free(PJRT_Buffer* b) {
   b->storage = NULL;
   b->ext_storage = NULL;
   pthread_mutex_unlock(&b->mu);
-  bool embedded = b->embedded;
-  size_t size = sizeof(*b) + 2 * b->rank * sizeof(int64_t);
-  stela_storage_release(s);
-  stela_storage_release(e);
-  pthread_mutex_destroy(&b->mu);
-  if (embedded)
-    result_unhold((stela_storage*)((char*)b + RESULT_BUFFER)); /* b is gone after this */
-  else
-    small_put(b, size);
+  buffer_free_block(b, s, e);
   stela_client_release(c);
 }
 
@@ -932,17 +939,7 @@ void stela_buffers_free(PJRT_Buffer* const* bufs, size_t n) {
     PJRT_Buffer* b = bufs[i];
     if (b == NULL) continue;
     PJRT_Client* c = b->client;
-    stela_storage* s = b->storage;
-    stela_storage* e = b->ext_storage;
-    bool embedded = b->embedded;
-    size_t size = sizeof(*b) + 2 * b->rank * sizeof(int64_t);
-    stela_storage_release(s);
-    stela_storage_release(e);
-    pthread_mutex_destroy(&b->mu);
-    if (embedded)
-      result_unhold((stela_storage*)((char*)b + RESULT_BUFFER)); /* b is gone after this */
-    else
-      small_put(b, size);
+    buffer_free_block(b, b->storage, b->ext_storage);
     if (c != rc) {
       if (rc != NULL) stela_client_release_n(rc, rn);
       rc = c;
