@@ -120,17 +120,5 @@ func TestLinkFallsBackToCC(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a failing ld: %v", err)
 	}
-	f, err := elf.Open(so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, _ := f.DynamicSymbols()
-	found := false
-	for _, s := range syms {
-		found = found || (s.Name == "all" && s.Section != elf.SHN_UNDEF)
-	}
-	if !found {
-		t.Errorf("%s does not export all", so)
-	}
+	wantExported(t, so, "all")
 }

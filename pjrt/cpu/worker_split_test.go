@@ -48,19 +48,7 @@ func TestSplitBuild(t *testing.T) {
 	if tm.Parts != 2 {
 		t.Errorf("%d parts, want 2", tm.Parts)
 	}
-	f, err := elf.Open(so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, _ := f.DynamicSymbols()
-	found := false
-	for _, s := range syms {
-		found = found || (s.Name == "all" && s.Section != elf.SHN_UNDEF)
-	}
-	if !found {
-		t.Errorf("%s does not export all", so)
-	}
+	wantExported(t, so, "all")
 
 	_, err = buildObject(manyFunctions(40, 17), CompileConfig{Out: filepath.Join(t.TempDir(), "bad.so"), Jobs: 2}, &tm)
 	want := "opt: line 71:20: use of undefined value '%undefined': `%y = mul i64 %x, %undefined`"
@@ -77,4 +65,22 @@ func TestSplitParts(t *testing.T) {
 			t.Errorf("splitParts(%d, %d) = %d, want %d", c.jobs, c.defs, got, c.want)
 		}
 	}
+}
+
+// wantExported fails t unless the shared object so defines the dynamic
+// symbol name.
+func wantExported(t *testing.T, so, name string) {
+	t.Helper()
+	f, err := elf.Open(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, _ := f.DynamicSymbols()
+	for _, s := range syms {
+		if s.Name == name && s.Section != elf.SHN_UNDEF {
+			return
+		}
+	}
+	t.Errorf("%s does not export %s", so, name)
 }
