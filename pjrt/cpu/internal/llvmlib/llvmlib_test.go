@@ -91,14 +91,7 @@ func TestCompileErrors(t *testing.T) {
 // BenchmarkCompile compiles $STELA_LLVMLIB_LL (a worker's .ll from
 // STELA_DUMP), else the add loop.
 func BenchmarkCompile(b *testing.B) {
-	open(b)
-	ll := []byte(addLL)
-	if p := os.Getenv("STELA_LLVMLIB_LL"); p != "" {
-		var err error
-		if ll, err = os.ReadFile(p); err != nil {
-			b.Fatal(err)
-		}
-	}
+	ll := benchModule(b)
 	cpu, features := codegen.HostCPU()
 	for b.Loop() {
 		if _, err := Compile(ll, Options{CPU: cpu, Features: features, Level: 2}); err != nil {
@@ -123,14 +116,7 @@ func vex256Add(code []byte) bool {
 
 // BenchmarkCompileParts is BenchmarkCompile cut into two parts.
 func BenchmarkCompileParts(b *testing.B) {
-	open(b)
-	ll := []byte(addLL)
-	if p := os.Getenv("STELA_LLVMLIB_LL"); p != "" {
-		var err error
-		if ll, err = os.ReadFile(p); err != nil {
-			b.Fatal(err)
-		}
-	}
+	ll := benchModule(b)
 	cpu, features := codegen.HostCPU()
 	for b.Loop() {
 		if _, err := CompileParts(ll, Options{CPU: cpu, Features: features, Level: 2, Parts: 2}); err != nil {
@@ -288,4 +274,18 @@ func TestCompileParts(t *testing.T) {
 			t.Errorf("k%d.w is a global symbol: its kernel was put in another part", k)
 		}
 	}
+}
+
+// benchModule opens the library for a benchmark and returns the module it
+// compiles: $STELA_LLVMLIB_LL, else the add loop.
+func benchModule(b *testing.B) []byte {
+	open(b)
+	if p := os.Getenv("STELA_LLVMLIB_LL"); p != "" {
+		ll, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ll
+	}
+	return []byte(addLL)
 }
