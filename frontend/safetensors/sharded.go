@@ -94,18 +94,18 @@ func (s *Sharded) Names() []string { return slices.Clone(s.names) }
 
 // Info describes the named tensor (Offset is within its shard).
 func (s *Sharded) Info(name string) (Info, error) {
-	f := s.owner[name]
-	if f == nil {
-		return Info{}, fmt.Errorf("safetensors: %s: no tensor %q (the shards have %d: %s)", s.index, name, len(s.names), listNames(s.names))
+	f, err := s.shard(name)
+	if err != nil {
+		return Info{}, err
 	}
 	return f.Info(name)
 }
 
 // Literal copies the named tensor into host memory.
 func (s *Sharded) Literal(name string) (*ir.Literal, error) {
-	f := s.owner[name]
-	if f == nil {
-		return nil, fmt.Errorf("safetensors: %s: no tensor %q (the shards have %d: %s)", s.index, name, len(s.names), listNames(s.names))
+	f, err := s.shard(name)
+	if err != nil {
+		return nil, err
 	}
 	return f.Literal(name)
 }
@@ -119,4 +119,13 @@ func (s *Sharded) Close() error {
 		}
 	}
 	return first
+}
+
+// shard is the file that holds the named tensor.
+func (s *Sharded) shard(name string) (*File, error) {
+	f := s.owner[name]
+	if f == nil {
+		return nil, fmt.Errorf("safetensors: %s: no tensor %q (the shards have %d: %s)", s.index, name, len(s.names), listNames(s.names))
+	}
+	return f, nil
 }

@@ -1,7 +1,6 @@
 package safetensors
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/stela-ml/stela/frontend/tensor"
@@ -97,9 +96,9 @@ func (f *File) acquire(e *entry) ([]byte, func()) {
 
 // View is File.View on the shard that holds the tensor.
 func (s *Sharded) View(name string, dev tensor.Device) (*tensor.Tensor, error) {
-	f := s.owner[name]
-	if f == nil {
-		return nil, fmt.Errorf("safetensors: %s: no tensor %q (the shards have %d: %s)", s.index, name, len(s.names), listNames(s.names))
+	f, err := s.shard(name)
+	if err != nil {
+		return nil, err
 	}
 	return f.View(name, dev)
 }
