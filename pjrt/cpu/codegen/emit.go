@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math"
 
@@ -41,10 +43,24 @@ type emitter struct {
 	// usesFFT is set once a kernel calls rt->fft (version 7, fft.go).
 	usesFFT bool
 	collID  int
+	// fams are the functions each kernel's emission added, by node
+	// (dedupe.go).
+	fams []kernelFamily
 }
 
-// LLVM emits the program as an LLVM 14 IR module (text).
+// LLVM emits the program as an LLVM 14 IR module (text), with one copy
+// of each distinct kernel (dedupe.go).
 func (p *Program) LLVM() (text []byte, err error) {
+	text, err = p.llvm(true)
+	if errors.Is(err, errDangling) {
+		// A removed copy is still referenced from where the dedupe does
+		// not look (a constant expression): emit every copy.
+		return p.llvm(false)
+	}
+	return text, err
+}
+
+func (p *Program) llvm(dedupe bool) (text []byte, err error) {
 	defer func() {
 		// llir panics on some malformed constructions (a bug here, never
 		// the user's program): report it as an error.
@@ -65,7 +81,18 @@ func (p *Program) LLVM() (text []byte, err error) {
 	if err := e.entry(); err != nil {
 		return nil, err
 	}
-	return []byte(e.m.String()), nil
+	var removed []string
+	if dedupe {
+		removed = dedupeKernels(e.m, e.fams)
+	}
+	text = []byte(e.m.String())
+	for _, name := range removed {
+		if bytes.Contains(text, []byte("@"+name+"(")) || bytes.Contains(text, []byte("@"+name+",")) ||
+			bytes.Contains(text, []byte("@"+name+" ")) || bytes.Contains(text, []byte("@"+name+")")) {
+			return nil, errDangling
+		}
+	}
+	return text, nil
 }
 
 // decl returns the declaration of an external function (libm, libc, an

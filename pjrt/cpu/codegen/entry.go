@@ -66,10 +66,18 @@ func (e *emitter) entry() error {
 	uses := int64(0)
 	nk := 0
 	for i, n := range p.nodes {
+		before := len(e.m.Funcs)
 		k, err := e.kernel(n)
 		if err != nil {
 			return err
 		}
+		var fam kernelFamily
+		for _, f := range e.m.Funcs[before:] {
+			if familyNamed.MatchString(f.Name()) && len(f.Blocks) > 0 {
+				fam = append(fam, f)
+			}
+		}
+		e.fams = append(e.fams, fam)
 		kernels[i] = k
 		if k != nil {
 			nk++

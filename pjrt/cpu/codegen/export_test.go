@@ -78,3 +78,6 @@ func SetFFTExpand(on bool) bool {
 	fftExpand = on
 	return old
 }
+
+// LLVMEveryKernel is LLVM without the kernel deduplication.
+func (p *Program) LLVMEveryKernel() ([]byte, error) { return p.llvm(false) }
