@@ -65,6 +65,12 @@ func (f *Func) String() string {
 
 // Print writes f in the text form.
 func Print(w io.Writer, f *Func, opts PrintOptions) {
+	if sb, ok := w.(*strings.Builder); ok {
+		// Straight into the caller's builder (which it may have sized).
+		p := printer{b: sb, opts: opts}
+		p.fn(f)
+		return
+	}
 	var b strings.Builder
 	p := printer{b: &b, opts: opts}
 	p.fn(f)
@@ -80,15 +86,20 @@ func (m *Module) String() string {
 
 // PrintModule writes the module's functions, a blank line between each two.
 func PrintModule(w io.Writer, m *Module, opts PrintOptions) {
-	var b strings.Builder
-	p := printer{b: &b, opts: opts}
+	b, direct := w.(*strings.Builder)
+	if !direct {
+		b = &strings.Builder{}
+	}
+	p := printer{b: b, opts: opts}
 	for i, f := range m.Funcs {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		p.fn(f)
 	}
-	io.WriteString(w, b.String())
+	if !direct {
+		io.WriteString(w, b.String())
+	}
 }
 
 type printer struct {
@@ -105,7 +116,7 @@ func (p *printer) numberValues(f *Func) numbering {
 			return names
 		}
 	}
-	names := numbering{}
+	names := make(numbering, len(f.Params)+len(f.Body))
 	id := 0
 	for _, v := range f.Params {
 		names[v] = id
@@ -126,8 +137,9 @@ func (p *printer) numberValues(f *Func) numbering {
 // stableNames names f's values by their IDs; ok is false when two share
 // an ID (or one is negative).
 func stableNames(f *Func) (numbering, bool) {
-	names := numbering{}
-	used := map[int]bool{}
+	n := len(f.Params) + len(f.Body)
+	names := make(numbering, n)
+	used := make(map[int]bool, n)
 	add := func(v *Value) bool {
 		if v == nil {
 			return true

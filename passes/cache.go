@@ -69,6 +69,13 @@ func smallConstants(m *ir.Module) bool {
 // runKey is the cache key of running pipeline on m.
 func runKey(m *ir.Module, pipeline []*Pass) string {
 	var b strings.Builder
+	// About an instruction's line each (with its location): growing the
+	// builder by doubling copied the text several times.
+	n := 0
+	for _, f := range m.Funcs {
+		n += len(f.Body)
+	}
+	b.Grow(160 * n)
 	for _, p := range pipeline {
 		fmt.Fprintf(&b, "%p,", p)
 	}

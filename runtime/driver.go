@@ -208,6 +208,9 @@ func (p *platform) putIR(ik string, c *compiled) *compiled {
 // lowering.
 func irKey(f *ir.Func, lo LowerOptions, optBytes []byte) string {
 	var b strings.Builder
+	// About an instruction's line each: growing the builder by doubling
+	// copied the text several times.
+	b.Grow(len(optBytes) + 64 + 100*len(f.Body))
 	// The lowering in use (SetLowering) is part of it.
 	fmt.Fprintf(&b, "%p %d %d %v %v %d\n", lowerFunc.Load(), lo.NumReplicas, lo.NumPartitions, lo.Aliases, lo.Annotate, len(optBytes))
 	b.Write(optBytes)
