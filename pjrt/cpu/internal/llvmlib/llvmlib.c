@@ -58,6 +58,8 @@ static struct {
 	Ref (*GetNextInstruction)(Ref);
 	int (*GetNumOperands)(Ref);
 	Ref (*GetOperand)(Ref, unsigned);
+	Ref (*BasicBlockAsValue)(Ref);
+	Ref (*IsAPHINode)(Ref);
 	Ref (*IsAFunction)(Ref);
 	Ref (*IsAGlobalVariable)(Ref);
 	Ref (*IsAConstantExpr)(Ref);
@@ -141,7 +143,7 @@ int stela_llvm_open(const char *const *paths, int n, char **err) {
 	SYM(GetEnumAttributeKindForName) SYM(GetEnumAttributeAtIndex) SYM(GetValueName2)
 	SYM(SetValueName2) SYM(ReplaceAllUsesWith) SYM(AddFunction) SYM(AddGlobal)
 	SYM(DeleteFunction) SYM(DeleteGlobal) SYM(GetFunctionCallConv) SYM(SetFunctionCallConv)
-	SYM(GetInitializer) SYM(WriteBitcodeToFile)
+	SYM(GetInitializer) SYM(WriteBitcodeToFile) SYM(BasicBlockAsValue) SYM(IsAPHINode)
 #undef SYM
 	L.InitializeX86TargetInfo();
 	L.InitializeX86Target();
@@ -171,7 +173,8 @@ static char *take(char *msg, const char *what) {
    entry, which calls every kernel) does not join its callees' groups, and
    an alwaysinline helper is copied into every part (internal, as it is).
    Groups go to parts largest first, each to the least loaded (counted in
-   instructions). A kept function that a function of another part
+   estimated compile cost: instructions, and a fixed cost per loop,
+   fn_weight). A kept function that a function of another part
    references becomes a hidden external symbol (the parts are linked into
    one shared object); one of another part becomes a declaration.
    Variables other than local constants are defined in part 0 only;
@@ -183,7 +186,7 @@ typedef struct {
 	Ref *fn;      // the definitions, sorted by address
 	int n;
 	int *parent;  // union-find over fn
-	long *size;   // instructions per function
+	long *size;   // per function: its estimated cost (fn_weight)
 	char *inl;    // alwaysinline and local: copied into every part
 	char *ext;    // external linkage
 } graph;
@@ -286,6 +289,53 @@ static void declare(Ref mod, Ref v, int is_fn) {
 	free(name);
 }
 
+/* fn_weight estimates what optimizing and compiling f costs, to balance
+   the parts. Measured per kernel on the GPT-2 block (each compiled as a
+   part of its own), a kernel's loop costs about the same whatever its
+   few dozen instructions (LLVM vectorizes, unrolls and interleaves it,
+   then selects the instructions of all that), while straight-line code
+   (the entry's checks and calls) costs little an instruction: so an
+   instruction is one unit and each loop loopw more (the parts' CPU
+   times on the block, by loopw: 0, instructions alone, 53 and 88 ms;
+   50, 69 and 76; 150, 68 and 70). A loop is a block
+   that starts with a phi and that a branch at or after it (in layout
+   order) goes back to, as the code generator's loops are. */
+static long fn_weight(Ref f) {
+	const long loopw = 150;
+	int nb = 0;
+	for (Ref bb = L.GetFirstBasicBlock(f); bb; bb = L.GetNextBasicBlock(bb))
+		nb++;
+	Ref *blocks = zalloc(nb, sizeof(Ref));
+	char *phi = zalloc(nb, 1), *header = zalloc(nb, 1);
+	long w = 0;
+	int b = 0;
+	for (Ref bb = L.GetFirstBasicBlock(f); bb; bb = L.GetNextBasicBlock(bb), b++) {
+		blocks[b] = L.BasicBlockAsValue(bb);
+		Ref first = L.GetFirstInstruction(bb);
+		phi[b] = first && L.IsAPHINode(first);
+		Ref last = NULL;
+		for (Ref in = first; in; in = L.GetNextInstruction(in)) {
+			w++;
+			last = in;
+		}
+		if (!last)
+			continue;
+		int n = L.GetNumOperands(last);
+		for (int k = 0; k < n; k++) {
+			Ref op = L.GetOperand(last, k);
+			for (int t = 0; t <= b; t++)
+				if (op == blocks[t] && phi[t])
+					header[t] = 1;
+		}
+	}
+	for (b = 0; b < nb; b++)
+		w += header[b] ? loopw : 0;
+	free(blocks);
+	free(phi);
+	free(header);
+	return w;
+}
+
 /* Keeps part `part` of nparts of mod. Returns 1 when split, 0 when the
    module is not split (nothing changed). */
 static int split(Ref mod, int nparts, int part) {
@@ -326,9 +376,7 @@ static int split(Ref mod, int nparts, int part) {
 		int lk = L.GetLinkage(g.fn[i]);
 		g.ext[i] = !local(lk);
 		g.inl[i] = local(lk) && L.GetEnumAttributeAtIndex(g.fn[i], FunctionIndex, always) != NULL;
-		for (Ref bb = L.GetFirstBasicBlock(g.fn[i]); bb; bb = L.GetNextBasicBlock(bb))
-			for (Ref in = L.GetFirstInstruction(bb); in; in = L.GetNextInstruction(in))
-				g.size[i]++;
+		g.size[i] = fn_weight(g.fn[i]);
 	}
 	for (int i = 0; i < g.n; i++)
 		each_ref(&g, i, join, NULL);
