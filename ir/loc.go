@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // Loc is a source location: the user's Go call site that created a value.
@@ -168,11 +167,6 @@ var locCache sync.Map // pc → pcLoc
 
 type pcLoc struct {
 	user bool
-	// stop: the frame pointer walk goes no further than this return
-	// address: it is not in Go code, or it is where a cgo callback
-	// entered Go (the frames above are C's, whose frame pointers need
-	// not be ones).
-	stop bool
 	loc  Loc
 }
 
@@ -180,49 +174,7 @@ type pcLoc struct {
 // library packages: the user's call site. It walks the frames rather than
 // skipping a fixed count, because inlining and wrappers change the count.
 // What each program counter resolves to is interned, so capture is cheap.
-//
-// On amd64 it follows the frame pointers, reading each frame's return
-// address, which costs a few loads per frame where runtime.Callers
-// decodes each frame's stack-pointer delta from the function tables (a
-// trace spent a third of its time there). Each return address is
-// resolved (with the frames inlined at it) before the walk follows the
-// next frame pointer, and the walk stops at one that is not in Go code or
-// that entered Go from C, so that it only ever reads Go frames.
-//
-//go:noinline
 func CallerLoc() Loc {
-	if fpWalk {
-		return fpCallerLoc(callerFP())
-	}
-	return callersLoc()
-}
-
-// fpCallerLoc walks the frame pointers from fp (CallerLoc's frame, or a
-// frame below it: the frames of this package are skipped).
-func fpCallerLoc(fp unsafe.Pointer) Loc {
-	for i := 0; i < 64 && fp != nil; i++ {
-		pc := *(*uintptr)(unsafe.Add(fp, unsafe.Sizeof(uintptr(0))))
-		pl := lookupPC(pc)
-		if pl.user {
-			return pl.loc
-		}
-		if pl.stop {
-			break
-		}
-		next := *(*unsafe.Pointer)(fp)
-		// Callers' frames are at higher addresses: anything else is
-		// not a frame chain.
-		if uintptr(next) <= uintptr(fp) {
-			break
-		}
-		fp = next
-	}
-	return UnknownLoc
-}
-
-// callersLoc is CallerLoc through runtime.Callers (where the walk is
-// not available; and the test's reference).
-func callersLoc() Loc {
 	// The user's frame is usually within a few frames of an op function:
 	// unwinding costs per frame, so look at 8 first (eager dispatch calls
 	// this on every op) and at 64 only when they are all Stela's.
@@ -238,21 +190,19 @@ func callersLoc() Loc {
 
 func firstUserLoc(pcs []uintptr) (Loc, bool) {
 	for _, pc := range pcs {
-		if pl := lookupPC(pc); pl.user {
+		if l, ok := locCache.Load(pc); ok {
+			if pl := l.(pcLoc); pl.user {
+				return pl.loc, true
+			}
+			continue
+		}
+		pl := resolvePC(pc)
+		locCache.Store(pc, pl)
+		if pl.user {
 			return pl.loc, true
 		}
 	}
 	return UnknownLoc, false
-}
-
-// lookupPC resolves a return address through the cache.
-func lookupPC(pc uintptr) pcLoc {
-	if l, ok := locCache.Load(pc); ok {
-		return l.(pcLoc)
-	}
-	pl := resolvePC(pc)
-	locCache.Store(pc, pl)
-	return pl
 }
 
 // resolvePC expands one return address (with its inlined frames) and
@@ -261,10 +211,7 @@ func resolvePC(pc uintptr) pcLoc {
 	frames := goruntime.CallersFrames([]uintptr{pc})
 	for {
 		fr, more := frames.Next()
-		if fr.Function == "" || strings.HasPrefix(fr.Function, "runtime.cgocallback") {
-			return pcLoc{stop: true}
-		}
-		if !isLibraryFrame(fr.Function, fr.File) {
+		if fr.Function != "" && !isLibraryFrame(fr.Function, fr.File) {
 			return pcLoc{user: true, loc: Loc{File: fr.File, Line: fr.Line}}
 		}
 		if !more {
