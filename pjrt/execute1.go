@@ -267,12 +267,12 @@ func (e *LoadedExecutable) executeOne(op string, x *ExecuteContext, dev *Device,
 	if err := c.plugin.check("LoadedExecutable_Execute", perr); err != nil {
 		return err
 	}
-	return e.adoptOutputs(op, dev, outs, couts)
+	return e.adoptOutputs(op, outs, couts)
 }
 
 // adoptOutputs makes outs the buffers of the plugin's couts, all or
 // none: an output the plugin left NULL fails the call.
-func (e *LoadedExecutable) adoptOutputs(op string, dev *Device, outs []*Buffer, couts []unsafe.Pointer) error {
+func (e *LoadedExecutable) adoptOutputs(op string, outs []*Buffer, couts []unsafe.Pointer) error {
 	c := e.client
 	for i := range e.numOutputs {
 		if couts[i] == nil {
@@ -286,8 +286,11 @@ func (e *LoadedExecutable) adoptOutputs(op string, dev *Device, outs []*Buffer, 
 			}
 			return errorf(op, CodeInternal, "plugin returned no output %d and no error", i)
 		}
+		// The device is not cached here: Device asks the plugin the
+		// first time it is called, which the eager path never does, and
+		// the atomic store was a locked instruction (a dozen nanoseconds)
+		// of every eager result.
 		c.initBuffer(outs[i], (*C.PJRT_Buffer)(couts[i]))
-		outs[i].device.Store(dev)
 	}
 	return nil
 }

@@ -155,7 +155,7 @@ func (e *LoadedExecutable) executeLean(op string, fn unsafe.Pointer, dev *Device
 	}
 	e.h.done()
 	if err == nil {
-		err = e.adoptOutputs(op, dev, outs, couts)
+		err = e.adoptOutputs(op, outs, couts)
 	}
 	if locked {
 		sc.mu.Unlock()
