@@ -10,6 +10,7 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -33,6 +34,10 @@ type LoadedExecutable struct {
 	// scratch is C memory for ExecuteOne's argument and output tables,
 	// freed with the executable.
 	scratch *execScratch
+
+	// pinned is set by Pin: Destroy does nothing, and the lean execute
+	// path uses the object without holding it.
+	pinned atomic.Bool
 }
 
 // execScratch is C memory for n pointers, used by one call at a time. It
@@ -139,8 +144,20 @@ func (e *LoadedExecutable) AddressableDevices() []*Device { return e.devices }
 func (e *LoadedExecutable) Client() *Client { return e.client }
 
 // Destroy frees the executable. It is idempotent; buffers it made stay
-// valid.
-func (e *LoadedExecutable) Destroy() { e.h.destroy() }
+// valid. It does nothing to a pinned executable (Pin).
+func (e *LoadedExecutable) Destroy() {
+	if e.pinned.Load() {
+		return
+	}
+	e.h.destroy()
+}
+
+// Pin makes the executable live until it is unreachable: Destroy does
+// nothing from now on, so executions need not hold it against a
+// concurrent Destroy (a read lock and its release, two locked
+// instructions of every eager op). For executables that are cached and
+// never destroyed by their owner (the runtime's programs).
+func (e *LoadedExecutable) Pin() { e.pinned.Store(true) }
 
 // ExecuteOptions modify an execution.
 type ExecuteOptions struct {

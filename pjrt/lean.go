@@ -98,9 +98,17 @@ func (e *LoadedExecutable) executeLean(op string, fn unsafe.Pointer, dev *Device
 			return err
 		}
 	}
-	exe, err := e.h.use(op)
-	if err != nil {
-		return err
+	// A pinned executable is never destroyed while reachable: its
+	// pointer needs no hold.
+	pinned := e.pinned.Load()
+	exe := e.h.ptr
+	if pinned && exe == nil {
+		return destroyedError(op)
+	}
+	if !pinned {
+		if exe, err = e.h.use(op); err != nil {
+			return err
+		}
 	}
 	// The C table: arguments, outputs, then room for the dead buffers
 	// this call destroys (deadbuffers.go); the executable's scratch
@@ -153,7 +161,9 @@ func (e *LoadedExecutable) executeLean(op string, fn unsafe.Pointer, dev *Device
 			b.h.done()
 		}
 	}
-	e.h.done()
+	if !pinned {
+		e.h.done()
+	}
 	if err == nil {
 		err = e.adoptOutputs(op, outs, couts)
 	}
