@@ -3,6 +3,7 @@ package cpu
 import (
 	"bytes"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -250,5 +251,45 @@ func TestLeanExecuteDestroysDead(t *testing.T) {
 			}
 			outs[0].Destroy()
 		}
+	}
+}
+
+// A pinned executable (LoadedExecutable.Pin, which the runtime's programs
+// are) ignores Destroy, so that executions need not hold it: it keeps
+// running, through the lean entry and Execute alike, while an unpinned
+// one reports that it was destroyed.
+func TestPinnedExecutableIgnoresDestroy(t *testing.T) {
+	c := leanClient(t, 1)
+	dev := c.AddressableDevices()[0]
+	x := literalBuffer(t, c, dev, ir.LiteralOf([]int{4}, float32(1), 2, 3, 4))
+	pinned, err := c.Compile(addOneC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned.Pin()
+	pinned.Destroy()
+	for _, on := range []bool{true, false} {
+		withLean(t, c, on, func() {
+			outs, err := pinned.ExecuteOne(dev, x)
+			if err != nil {
+				t.Fatalf("lean %v: pinned executable after Destroy: %v", on, err)
+			}
+			if got := floats(t, outs[0]); got[0] != 2 || got[3] != 5 {
+				t.Errorf("lean %v: add_one: %v", on, got)
+			}
+			outs[0].Destroy()
+		})
+	}
+	plain, err := c.Compile(addOneC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.Destroy()
+	for _, on := range []bool{true, false} {
+		withLean(t, c, on, func() {
+			if _, err := plain.ExecuteOne(dev, x); err == nil || !strings.Contains(err.Error(), "destroyed") {
+				t.Errorf("lean %v: destroyed executable: err = %v, want one that says it was destroyed", on, err)
+			}
+		})
 	}
 }
