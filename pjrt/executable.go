@@ -307,7 +307,7 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 		return nil, errorf(op, CodeInvalidArgument, "portable executable runs on one device, got %d argument lists", nDev)
 	}
 	nArgs := len(argLists[0])
-	handles := []*handle{e.h}
+	var all []*Buffer // every device's arguments, for holdBuffers
 	for d, list := range argLists {
 		if len(list) != nArgs {
 			return nil, errorf(op, CodeInvalidArgument, "device %d has %d arguments, device 0 has %d", d, len(list), nArgs)
@@ -319,7 +319,7 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 			if b.client.core != c.core {
 				return nil, errorf(op, CodeInvalidArgument, "argument %d of device %d belongs to another client", i, d)
 			}
-			handles = append(handles, &b.h)
+			all = append(all, b)
 		}
 	}
 	donate := make([]bool, nArgs)
@@ -343,11 +343,21 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 	}
 	nOut := e.numOutputs
 
-	release, err := useAll(op, handles)
-	if err != nil {
+	// The executable, then the arguments in address order, a donated one
+	// exclusively (handle.go's lock order).
+	if _, err := e.h.use(op); err != nil {
 		return nil, err
 	}
-	defer release()
+	defer e.h.done()
+	excl := make([]bool, len(all))
+	for k := range all {
+		excl[k] = donate[k%max(nArgs, 1)]
+	}
+	ord := bufferOrder(make([]int32, 0, len(all)), all)
+	if err := holdBuffers(op, all, excl, ord, make([]unsafe.Pointer, len(all))); err != nil {
+		return nil, err
+	}
+	defer releaseBuffers(all, excl, ord)
 	loaded := (*C.PJRT_LoadedExecutable)(e.h.ptr)
 
 	// The argument and output tables, the events and the options live in
