@@ -159,11 +159,6 @@ var (
 	// fusedTypes caches the result types of an op by its one-op key
 	// (appendOpKey): recording checks types without building IR.
 	fusedTypes = map[string][]ir.Type{}
-	// fusedTypesHot is a direct-mapped cache in front of fusedTypes
-	// (fusedTypesSlot): the ops of a recording loop find their types by
-	// a hash of the key and one comparison, without hashing the key
-	// again for the map.
-	fusedTypesHot [fusedTypesHotSize]fusedTypesEntry
 	// fusedProgs caches the compiled windows by window key.
 	fusedProgs = map[string]*fusedProg{}
 	// fusedKept lists, for each device buffer, the windows that ran on it
@@ -173,24 +168,6 @@ var (
 	fusedKept  = map[Buffer][]weak.Pointer[fusedWindow]{}
 	fusedKeptN atomic.Int64
 )
-
-// fusedTypesHotSize is the number of entries of fusedTypesHot.
-const fusedTypesHotSize = 64
-
-// fusedTypesEntry is an op key and its result types.
-type fusedTypesEntry struct {
-	key   string
-	types []ir.Type
-}
-
-// fusedTypesSlot is key's entry of fusedTypesHot (FNV-1a).
-func fusedTypesSlot(key []byte) *fusedTypesEntry {
-	h := uint32(2166136261)
-	for _, b := range key {
-		h = (h ^ uint32(b)) * 16777619
-	}
-	return &fusedTypesHot[(h^h>>16)%fusedTypesHotSize]
-}
 
 // fusedSizes is how large a window's slices grew; fusedLast is the last
 // window's, which a new window starts with.
@@ -577,13 +554,7 @@ func fusedRecordKey(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Ten
 		okey = append(append(okey, 0xfe), b.String()...)
 	}
 	fusedMu.Lock()
-	hot := fusedTypesSlot(okey)
-	types, known := hot.types, hot.types != nil && hot.key == string(okey)
-	if !known {
-		if types, known = fusedTypes[string(okey)]; known {
-			*hot = fusedTypesEntry{key: string(okey), types: types}
-		}
-	}
+	types, known := fusedTypes[string(okey)]
 	if !known {
 		fusedMu.Unlock()
 		// A miss: infer the result types (checking the operands) with
@@ -604,7 +575,6 @@ func fusedRecordKey(dst []*Tensor, dev Device, loc ir.Loc, op ir.Op, args []*Ten
 		}
 		fusedMu.Lock()
 		fusedTypes[string(okey)] = types
-		*fusedTypesSlot(okey) = fusedTypesEntry{key: string(okey), types: types}
 	}
 	defer fusedMu.Unlock()
 	w := fusedCur
