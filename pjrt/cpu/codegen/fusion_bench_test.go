@@ -59,13 +59,24 @@ func timeCalls(b *testing.B, p *program, args [][]byte, results []int, bytes flo
 }
 
 // BenchmarkGELU: one fused pass reading x and writing y; GB/s counts
-// those 8 bytes per element.
+// those 8 bytes per element. W2's size (4M, 33.5 MB moved), and a
+// quarter million elements (2 MB, in the caches: the kernel's compute
+// rate alone, which must stay well above the memory bound for W2 to
+// reach it).
 func BenchmarkGELU(b *testing.B) {
-	p := compile(b, geluProgram(b, geluN))
-	a, c := ir.ScalarOf(float32(0.9)), ir.ScalarOf(float32(0.1))
-	x := make([]byte, 4*geluN)
-	b.ResetTimer()
-	timeCalls(b, p, [][]byte{x, a.Bytes(), c.Bytes()}, []int{4 * geluN}, 8*geluN)
+	for _, n := range []int{geluN, geluN / 16} {
+		name := "4M"
+		if n != geluN {
+			name = "256K-cached"
+		}
+		b.Run(name, func(b *testing.B) {
+			p := compile(b, geluProgram(b, n))
+			a, c := ir.ScalarOf(float32(0.9)), ir.ScalarOf(float32(0.1))
+			x := make([]byte, 4*n)
+			b.ResetTimer()
+			timeCalls(b, p, [][]byte{x, a.Bytes(), c.Bytes()}, []int{4 * n}, 8*float64(n))
+		})
+	}
 }
 
 // BenchmarkMemcpy: the same bytes through a program that returns its

@@ -33,7 +33,8 @@ import (
 //   - tanh: Cephes' odd polynomial (f32) or rational (f64, Go's
 //     math.Tanh) below 0.625, 1 - 2/(e^{2|x|}+1) above.
 //   - logistic: 1/(1+e^-x) for x >= 0, e^x/(1+e^x) below, on the exp
-//     above (as the libm version did).
+//     above (as the libm version did); for f32 on expNeg32, the same
+//     recipe for e^-|x| in fewer instructions.
 //   - erf (f32): x·P(x²) below 1, 1 - e^{-x²}·S(|x|) from 1 to 4 (erf
 //     is 1 in f32 beyond 3.92): polynomials fitted for this code
 //     (relative error of P 2^-29.6, absolute error of e^{-x²}·S 2^-28.6).
@@ -52,8 +53,9 @@ import (
 //
 // f32 results are within 1 ULP of the correctly rounded value except
 // 4 expm1 results in 16.7 million (x just above ln 2/2, where
-// 2·(e^r-1)+1 cancels a bit) and 974 logistic ones (the division of
-// two rounded values). For f64 the reference is itself not correctly
+// 2·(e^r-1)+1 cancels a bit) and 959 logistic ones (the division of
+// two rounded values; 974 before f32 logistic had its own exp,
+// expNeg32). For f64 the reference is itself not correctly
 // rounded (Go's amd64 exp is SLEEF's, within 1 ULP), so 2 ULP apart
 // means both are close. Special values are exact: exp(-inf) = 0,
 // exp(+inf) = +inf, log(0) = -inf, log(x<0) = NaN, tanh(±inf) = ±1,
@@ -375,14 +377,57 @@ func (m fmath) tanh(x value.Value) value.Value {
 // logistic is 1/(1+e^-x) for x >= 0, e^x/(1+e^x) below: e = e^-|x| <= 1,
 // so neither form overflows to NaN.
 func (m fmath) logistic(x value.Value) value.Value {
-	lo := -104.0
-	if m.k == kF64 {
-		lo = -746
+	var e value.Value
+	if m.k == kF32 {
+		e = m.expNeg32(m.b.cur.NewFNeg(m.abs(x)))
+	} else {
+		e = m.expCore(m.b.cur.NewFNeg(m.abs(x)), -746, math.Inf(1), true)
 	}
-	e := m.expCore(m.b.cur.NewFNeg(m.abs(x)), lo, math.Inf(1), true)
 	den := m.add(m.c(1), e)
 	num := m.sel(m.cmp(enum.FPredOGE, x, m.c(0)), m.c(1), e)
+	if m.k == kF32 {
+		return m.div(num, den) // NaN: e, num and den are NaN
+	}
 	return m.sel(m.b.isNaN(x), x, m.div(num, den))
+}
+
+// expNeg32 is e^a for f32 a <= 0 (or NaN, which comes out NaN): exp's
+// recipe with fewer instructions, for logistic, whose vectorized loop
+// (W2's GELU: docs/performance.md) was compute-bound at about 48
+// instructions per 16 elements (now 33). Knowing n <= 0 saves most:
+//
+//   - n = round(a·log2 e) by the shifter 1.5·2^23: t = a·log2 e + 1.5·2^23
+//     (one fused multiply-add) is rounded to an integer, t - 1.5·2^23 is
+//     n exactly and t's low bits are n, in place of a round and a
+//     conversion;
+//   - Cody and Waite's r = a - n·C1 - n·C2 as two fused multiply-adds,
+//     and z = e^r - 1 = r + r²·p(r) with one;
+//   - the scale by 2^n for n in [-150, 0]: w = 2^(n+25) is normal, and
+//     e^r·w = z·w + w (one fused multiply-add) stays normal (e^r >= √½);
+//     ·2^-25 then rounds a subnormal result once: an add, a shift and two
+//     operations where scale needs eight for n of either sign.
+//
+// The fused operations round once where exp's rounded twice: the same
+// ULP bounds hold (mathfn_test.go). NaN needs no select: the clamp's
+// ordered compare leaves it alone and every float operation after it
+// keeps it NaN, whatever the integer ones make of its bits.
+func (m fmath) expNeg32(a value.Value) value.Value {
+	c := m.b.cur
+	const shifter = 0x1.8p23
+	// e^-104 is below half the smallest subnormal: 0.
+	a = m.sel(m.cmp(enum.FPredOLT, a, m.c(-104)), m.c(-104), a)
+	t := m.fma(a, m.c(math.Log2E), m.c(shifter))
+	nf := m.sub(t, m.c(shifter))
+	r := m.fma(nf, m.c(-0.693359375), a)
+	r = m.fma(nf, m.c(2.12194440e-4), r)
+	p := m.horner(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
+	z := m.fma(p, m.mul(r, r), r)
+	// t's bits are those of 1.5·2^23 plus n; 2^(n+25) has the exponent
+	// field n+25+127, in [2, 152]: the shift keeps t's low 9 bits.
+	i32 := m.k.intOfSameWidth()
+	k := c.NewAdd(c.NewBitCast(t, i32), constant.NewInt(i32, 152-int64(math.Float32bits(shifter))))
+	w := c.NewBitCast(c.NewShl(k, m.ic(23)), m.k.reg())
+	return m.mul(m.fma(z, w, w), m.c(0x1p-25))
 }
 
 // erf (f32); f64 calls libm.
