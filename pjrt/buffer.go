@@ -676,11 +676,13 @@ func (b *Buffer) ReadyEvent() (*Event, error) {
 // Delete drops the buffer's device memory but keeps the handle: later uses
 // fail (in the plugin) and IsDeleted reports true. Destroy still frees it.
 func (b *Buffer) Delete() error {
-	ptr, err := b.h.use("Buffer.Delete")
+	// Exclusively: an execution in flight reads the storage Delete drops
+	// (handle.useExcl).
+	ptr, err := b.h.useExcl("Buffer.Delete")
 	if err != nil {
 		return err
 	}
-	defer b.h.done()
+	defer b.h.mu.Unlock()
 	var a C.PJRT_Buffer_Delete_Args
 	a.buffer = (*C.PJRT_Buffer)(ptr)
 	return b.client.plugin.callBufferDelete(&a)

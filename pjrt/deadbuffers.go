@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -40,9 +41,14 @@ const deadCap = 16384
 type deadQueue struct {
 	mu   sync.Mutex
 	bufs []unsafe.Pointer
-	// execs counts the executions that looked at the queue; seen is its
-	// value at the registrar's last look (flushStaleDead).
-	execs, seen uint64
+	// n is len(bufs), for executions to see an empty queue without the
+	// lock: most find it empty, and the lock was two locked instructions
+	// of every eager op.
+	n atomic.Int64
+	// active is set by an execution that looked at the queue since the
+	// registrar's last look (flushStaleDead), which clears it. A set
+	// flag is only read again, not stored.
+	active atomic.Bool
 }
 
 // deadCores are the clients with queued dead buffers (each holding client
@@ -74,6 +80,7 @@ func (q *deadQueue) pushN(core *clientCore, ptrs []unsafe.Pointer) {
 	if len(q.bufs)+len(ptrs) > deadCap { // full: destroy them here
 		list := q.bufs
 		q.bufs = nil
+		q.n.Store(0)
 		q.mu.Unlock()
 		// The pushed buffers' references keep the client alive.
 		core.destroyDead(list)
@@ -81,6 +88,7 @@ func (q *deadQueue) pushN(core *clientCore, ptrs []unsafe.Pointer) {
 	}
 	first := len(q.bufs) == 0
 	q.bufs = append(q.bufs, ptrs...)
+	q.n.Store(int64(len(q.bufs)))
 	q.mu.Unlock()
 	if first {
 		deadCores.Lock()
@@ -105,15 +113,18 @@ const deadTake = 64
 // destroys them and drops their client references. It never waits: a
 // busy queue gives none.
 func (q *deadQueue) take(dst []unsafe.Pointer) int {
-	if !q.mu.TryLock() {
+	if !q.active.Load() {
+		q.active.Store(true)
+	}
+	if q.n.Load() == 0 || !q.mu.TryLock() {
 		return 0
 	}
-	q.execs++
 	n := len(q.bufs)
 	k := min(n, len(dst))
 	if k > 0 {
 		copy(dst, q.bufs[n-k:])
 		q.bufs = q.bufs[:n-k]
+		q.n.Store(int64(n - k))
 	}
 	q.mu.Unlock()
 	return k
@@ -153,8 +164,7 @@ func flushDeadWhere(staleOnly bool) (left bool) {
 	for _, c := range cores {
 		q := &c.dead
 		q.mu.Lock()
-		stale := q.execs == q.seen
-		q.seen = q.execs
+		stale := !q.active.Swap(false)
 		list := q.bufs
 		if len(list) == 0 || staleOnly && !stale {
 			left = left || len(list) > 0
@@ -162,6 +172,7 @@ func flushDeadWhere(staleOnly bool) (left bool) {
 			continue
 		}
 		q.bufs = nil
+		q.n.Store(0)
 		q.mu.Unlock()
 		c.destroyDead(list)
 	}

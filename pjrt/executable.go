@@ -10,6 +10,7 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -33,6 +34,10 @@ type LoadedExecutable struct {
 	// scratch is C memory for ExecuteOne's argument and output tables,
 	// freed with the executable.
 	scratch *execScratch
+
+	// pinned is set by Pin: Destroy does nothing, and the lean execute
+	// path uses the object without holding it.
+	pinned atomic.Bool
 }
 
 // execScratch is C memory for n pointers, used by one call at a time. It
@@ -139,8 +144,20 @@ func (e *LoadedExecutable) AddressableDevices() []*Device { return e.devices }
 func (e *LoadedExecutable) Client() *Client { return e.client }
 
 // Destroy frees the executable. It is idempotent; buffers it made stay
-// valid.
-func (e *LoadedExecutable) Destroy() { e.h.destroy() }
+// valid. It does nothing to a pinned executable (Pin).
+func (e *LoadedExecutable) Destroy() {
+	if e.pinned.Load() {
+		return
+	}
+	e.h.destroy()
+}
+
+// Pin makes the executable live until it is unreachable: Destroy does
+// nothing from now on, so executions need not hold it against a
+// concurrent Destroy (a read lock and its release, two locked
+// instructions of every eager op). For executables that are cached and
+// never destroyed by their owner (the runtime's programs).
+func (e *LoadedExecutable) Pin() { e.pinned.Store(true) }
 
 // ExecuteOptions modify an execution.
 type ExecuteOptions struct {
@@ -290,7 +307,7 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 		return nil, errorf(op, CodeInvalidArgument, "portable executable runs on one device, got %d argument lists", nDev)
 	}
 	nArgs := len(argLists[0])
-	handles := []*handle{e.h}
+	var all []*Buffer // every device's arguments, for holdBuffers
 	for d, list := range argLists {
 		if len(list) != nArgs {
 			return nil, errorf(op, CodeInvalidArgument, "device %d has %d arguments, device 0 has %d", d, len(list), nArgs)
@@ -302,7 +319,7 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 			if b.client.core != c.core {
 				return nil, errorf(op, CodeInvalidArgument, "argument %d of device %d belongs to another client", i, d)
 			}
-			handles = append(handles, &b.h)
+			all = append(all, b)
 		}
 	}
 	donate := make([]bool, nArgs)
@@ -326,11 +343,21 @@ func (e *LoadedExecutable) Launch(argLists [][]*Buffer, opts *ExecuteOptions) (*
 	}
 	nOut := e.numOutputs
 
-	release, err := useAll(op, handles)
-	if err != nil {
+	// The executable, then the arguments in address order, a donated one
+	// exclusively (handle.go's lock order).
+	if _, err := e.h.use(op); err != nil {
 		return nil, err
 	}
-	defer release()
+	defer e.h.done()
+	excl := make([]bool, len(all))
+	for k := range all {
+		excl[k] = donate[k%max(nArgs, 1)]
+	}
+	ord := bufferOrder(make([]int32, 0, len(all)), all)
+	if err := holdBuffers(op, all, excl, ord, make([]unsafe.Pointer, len(all))); err != nil {
+		return nil, err
+	}
+	defer releaseBuffers(all, excl, ord)
 	loaded := (*C.PJRT_LoadedExecutable)(e.h.ptr)
 
 	// The argument and output tables, the events and the options live in

@@ -1,6 +1,7 @@
 package pjrt
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -138,27 +139,82 @@ func (h *handle) alive() bool {
 	return h.ptr != nil
 }
 
-// useAll is use for several handles, each locked once even if it appears
-// more than once (read-locking one RWMutex twice can deadlock against a
-// waiting writer). On error nothing stays locked.
-func useAll(op string, hs []*handle) (release func(), err error) {
-	seen := make(map[*handle]bool, len(hs))
-	var locked []*handle
-	release = func() {
-		for _, h := range locked {
-			h.done()
+// useExcl is use that excludes every other use too (a write lock): for
+// calls that change what the object holds (Buffer.Delete, and a donation,
+// which takes a buffer's storage), so that the plugin's lean execute entry
+// may read its arguments' storage without a lock of its own.
+func (h *handle) useExcl(op string) (unsafe.Pointer, error) {
+	h.mu.Lock()
+	if h.ptr == nil {
+		h.mu.Unlock()
+		return nil, destroyedError(op)
+	}
+	return h.ptr, nil
+}
+
+// Lock order. A call that holds several handles takes its executable's
+// first, then its buffers' in address order, each once: once a donation
+// holds a buffer exclusively while it waits for another, calls that took
+// them in argument order could wait on each other in a cycle (Go's
+// RWMutex also makes a reader wait behind a waiting writer).
+
+// bufferOrder appends to ord the indexes of the distinct buffers of bufs
+// (the first occurrence of each), in address order, and returns it.
+func bufferOrder(ord []int32, bufs []*Buffer) []int32 {
+	for i, b := range bufs {
+		if slices.Index(bufs[:i], b) < 0 {
+			ord = append(ord, int32(i))
 		}
 	}
-	for _, h := range hs {
-		if seen[h] {
-			continue
+	// Insertion sort: a call has a few arguments.
+	for k := 1; k < len(ord); k++ {
+		for j := k; j > 0 && uintptr(unsafe.Pointer(bufs[ord[j]])) < uintptr(unsafe.Pointer(bufs[ord[j-1]])); j-- {
+			ord[j], ord[j-1] = ord[j-1], ord[j]
 		}
-		seen[h] = true
-		if _, err := h.use(op); err != nil {
-			release()
-			return nil, err
-		}
-		locked = append(locked, h)
 	}
-	return release, nil
+	return ord
+}
+
+// holdBuffers holds the buffers of bufs at the indexes ord (bufferOrder),
+// in that order: exclusively those whose buffer excl marks at any of its
+// indexes (excl may be nil), else shared. ptrs[i] is set for every i of
+// ord. It holds all of them, or on error none.
+func holdBuffers(op string, bufs []*Buffer, excl []bool, ord []int32, ptrs []unsafe.Pointer) error {
+	for k, i := range ord {
+		var err error
+		if exclusive(bufs, excl, int(i)) {
+			ptrs[i], err = bufs[i].h.useExcl(op)
+		} else {
+			ptrs[i], err = bufs[i].h.use(op)
+		}
+		if err != nil {
+			releaseBuffers(bufs, excl, ord[:k])
+			return err
+		}
+	}
+	return nil
+}
+
+// releaseBuffers drops holdBuffers' holds.
+func releaseBuffers(bufs []*Buffer, excl []bool, ord []int32) {
+	for _, i := range ord {
+		if exclusive(bufs, excl, int(i)) {
+			bufs[i].h.mu.Unlock()
+		} else {
+			bufs[i].h.done()
+		}
+	}
+}
+
+// exclusive reports whether excl marks bufs[i]'s buffer at any index.
+func exclusive(bufs []*Buffer, excl []bool, i int) bool {
+	if excl == nil {
+		return false
+	}
+	for j, b := range bufs {
+		if b == bufs[i] && j < len(excl) && excl[j] {
+			return true
+		}
+	}
+	return false
 }

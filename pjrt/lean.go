@@ -98,9 +98,17 @@ func (e *LoadedExecutable) executeLean(op string, fn unsafe.Pointer, dev *Device
 			return err
 		}
 	}
-	exe, err := e.h.use(op)
-	if err != nil {
-		return err
+	// A pinned executable is never destroyed while reachable: its
+	// pointer needs no hold.
+	pinned := e.pinned.Load()
+	exe := e.h.ptr
+	if pinned && exe == nil {
+		return destroyedError(op)
+	}
+	if !pinned {
+		if exe, err = e.h.use(op); err != nil {
+			return err
+		}
 	}
 	// The C table: arguments, outputs, then room for the dead buffers
 	// this call destroys (deadbuffers.go); the executable's scratch
@@ -122,9 +130,11 @@ func (e *LoadedExecutable) executeLean(op string, fn unsafe.Pointer, dev *Device
 	}
 	all := unsafe.Slice((*unsafe.Pointer)(table), n)
 	cargs, couts, dead := all[:len(args)], all[len(args):len(args)+len(outs)], all[len(args)+len(outs):]
-	// Hold each argument against Destroy for the call, once each (as
-	// executeOne does).
-	held := 0
+	// Hold each argument against Destroy, Delete and donation for the
+	// call, once each, in address order (handle.go): the plugin reads
+	// their storage without locks of its own (docs/cpu-plugin.md).
+	var ordArr [leanMax]int32
+	var ord []int32
 	for i, b := range args {
 		if b == nil {
 			err = errorf(op, CodeInvalidArgument, "argument %d is nil", i)
@@ -134,28 +144,31 @@ func (e *LoadedExecutable) executeLean(op string, fn unsafe.Pointer, dev *Device
 			err = errorf(op, CodeInvalidArgument, "argument %d belongs to another client", i)
 			break
 		}
-		if j := slices.Index(args[:i], b); j >= 0 {
-			cargs[i] = cargs[j]
-		} else if cargs[i], err = b.h.use(op); err != nil {
-			break
-		}
-		held = i + 1
 	}
 	if err == nil {
+		ord = bufferOrder(ordArr[:0], args)
+		if err = holdBuffers(op, args, nil, ord, cargs); err != nil {
+			ord = nil
+		}
+	}
+	if err == nil {
+		for i, b := range args {
+			if j := slices.Index(args[:i], b); j >= 0 {
+				cargs[i] = cargs[j]
+			}
+		}
 		ndead := c.core.dead.take(dead)
 		perr := callLean(fn, exe, unsafe.Pointer(dev.ptr), uintptr(table), len(args),
 			uintptr(unsafe.Pointer(unsafe.SliceData(couts))), len(outs), uintptr(unsafe.Pointer(unsafe.SliceData(dead))), ndead)
 		c.core.releaseN(ndead)
 		err = c.plugin.check(leanSymbol, perr)
 	}
-	for i, b := range args[:held] {
-		if !slices.Contains(args[:i], b) {
-			b.h.done()
-		}
+	releaseBuffers(args, nil, ord)
+	if !pinned {
+		e.h.done()
 	}
-	e.h.done()
 	if err == nil {
-		err = e.adoptOutputs(op, dev, outs, couts)
+		err = e.adoptOutputs(op, outs, couts)
 	}
 	if locked {
 		sc.mu.Unlock()

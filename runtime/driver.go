@@ -173,6 +173,9 @@ func (p *platform) compileProgram(f *ir.Func, lo LowerOptions, opts *pjrt.Compil
 		return nil, locateCompileError(f, fmt.Errorf("compile @%s on %s: %w", f.Name, p.key, err))
 	}
 	stats.compiles.Add(1)
+	// The runtime never destroys a program (evicted ones are dropped, and
+	// freed when unreachable): executions skip the hold against Destroy.
+	le.Pin()
 	if env.Log().Compile {
 		where := p.key
 		if r, q := max(opts.NumReplicas, 1), max(opts.NumPartitions, 1); r*q > 1 {

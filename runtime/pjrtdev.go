@@ -27,6 +27,10 @@ type pjrtDevice struct {
 	slabMu   sync.Mutex
 	slab     weak.Pointer[resultSlab]
 	slabNext int
+	// slabBytes is the size of the results made in slabs since
+	// allocated last counted them (noteAlloc): they are counted a slab
+	// at a time, not one locked add per eager op.
+	slabBytes int64
 }
 
 // Small results are made in slabs: slabLen result objects in one
@@ -52,9 +56,10 @@ type resultSlab struct {
 // the compiled program's result types, which never change.
 func (d *pjrtDevice) newResult(t *ir.Type) *pjrtBuffer {
 	var b *pjrtBuffer
-	if bufferBytes(*t) > slabMaxBytes {
+	if n := bufferBytes(*t); n > slabMaxBytes {
 		b = new(pjrtBuffer)
 	} else {
+		var counted int64
 		d.slabMu.Lock()
 		s := d.slab.Value()
 		if s == nil || d.slabNext == slabLen {
@@ -62,10 +67,15 @@ func (d *pjrtDevice) newResult(t *ir.Type) *pjrtBuffer {
 			s.group = pjrt.NewBufferGroup(d.p.client, s, slabLen)
 			d.slab = weak.Make(s)
 			d.slabNext = 0
+			counted, d.slabBytes = d.slabBytes, 0
 		}
 		i := d.slabNext
 		d.slabNext++
+		d.slabBytes += n
 		d.slabMu.Unlock()
+		if counted > 0 {
+			noteAllocBytes(counted)
+		}
 		b = &s.bufs[i]
 		b.own.Place(s.group, i)
 	}
@@ -364,7 +374,9 @@ func (d *pjrtDevice) runCtx(ctx context.Context, dst []Buffer, c *compiled, args
 		return dst, nil
 	}
 	for _, b := range res {
-		noteAlloc(*b.typ)
+		if n := bufferBytes(*b.typ); n > slabMaxBytes { // else counted by newResult
+			noteAllocBytes(n)
+		}
 		dst = append(dst, b)
 	}
 	return dst, nil
@@ -454,8 +466,11 @@ func bufferBytes(t ir.Type) int64 {
 	return int64(t.NumElements()) * int64(max(t.DType.Size(), 1))
 }
 
-func noteAlloc(t ir.Type) {
-	if allocated.Add(bufferBytes(t)) > gcEvery {
+func noteAlloc(t ir.Type) { noteAllocBytes(bufferBytes(t)) }
+
+// noteAllocBytes counts n bytes of new buffers.
+func noteAllocBytes(n int64) {
+	if allocated.Add(n) > gcEvery {
 		allocated.Store(0)
 		go goruntime.GC()
 	}

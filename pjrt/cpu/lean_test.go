@@ -2,7 +2,11 @@ package cpu
 
 import (
 	"bytes"
+	"errors"
 	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -250,5 +254,142 @@ func TestLeanExecuteDestroysDead(t *testing.T) {
 			}
 			outs[0].Destroy()
 		}
+	}
+}
+
+// A pinned executable (LoadedExecutable.Pin, which the runtime's programs
+// are) ignores Destroy, so that executions need not hold it: it keeps
+// running, through the lean entry and Execute alike, while an unpinned
+// one reports that it was destroyed.
+func TestPinnedExecutableIgnoresDestroy(t *testing.T) {
+	c := leanClient(t, 1)
+	dev := c.AddressableDevices()[0]
+	x := literalBuffer(t, c, dev, ir.LiteralOf([]int{4}, float32(1), 2, 3, 4))
+	pinned, err := c.Compile(addOneC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned.Pin()
+	pinned.Destroy()
+	for _, on := range []bool{true, false} {
+		withLean(t, c, on, func() {
+			outs, err := pinned.ExecuteOne(dev, x)
+			if err != nil {
+				t.Fatalf("lean %v: pinned executable after Destroy: %v", on, err)
+			}
+			if got := floats(t, outs[0]); got[0] != 2 || got[3] != 5 {
+				t.Errorf("lean %v: add_one: %v", on, got)
+			}
+			outs[0].Destroy()
+		})
+	}
+	plain, err := c.Compile(addOneC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.Destroy()
+	for _, on := range []bool{true, false} {
+		withLean(t, c, on, func() {
+			if _, err := plain.ExecuteOne(dev, x); err == nil || !strings.Contains(err.Error(), "destroyed") {
+				t.Errorf("lean %v: destroyed executable: err = %v, want one that says it was destroyed", on, err)
+			}
+		})
+	}
+}
+
+// The lean entry reads its arguments' storage without a lock of its own:
+// Go holds each argument for the call, and Delete and donation hold it
+// exclusively. Executions through the lean entry on a buffer that other
+// goroutines delete, destroy, or pass as donated, all at once, give
+// either the right result or an error that says the buffer is gone, and
+// never hang.
+func TestLeanExecuteWhileDeleted(t *testing.T) {
+	c := leanClient(t, 1)
+	dev := c.AddressableDevices()[0]
+	exe, err := c.Compile(addOneC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exe.Destroy()
+	newX := func() *pjrt.Buffer {
+		b, err := c.BufferFromLiteral(ir.LiteralOf([]int{4}, float32(1), 2, 3, 4), dev)
+		if err != nil {
+			t.Error(err)
+		}
+		return b
+	}
+	var cur atomic.Pointer[pjrt.Buffer]
+	cur.Store(newX())
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var ran, gone atomic.Int64
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				x := cur.Load()
+				// The same buffer twice is held once (an argument count
+				// error here).
+				if _, err := exe.ExecuteOne(dev, x, x); err == nil {
+					t.Error("two arguments for one parameter ran")
+					return
+				}
+				outs, err := exe.ExecuteOne(dev, x)
+				if err != nil {
+					if !strings.Contains(err.Error(), "deleted or donated") && !errors.Is(err, pjrt.ErrDestroyed) {
+						t.Errorf("execution on a buffer being deleted: %v", err)
+						return
+					}
+					gone.Add(1)
+					continue
+				}
+				l, err := outs[0].ToLiteral()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got := l.Data.([]float32); got[0] != 2 || got[3] != 5 {
+					t.Errorf("add_one of a buffer being deleted: %v", got)
+					return
+				}
+				outs[0].Destroy()
+				ran.Add(1)
+			}
+		}()
+	}
+	deadline := time.Now().Add(time.Second)
+	for k := 0; time.Now().Before(deadline) && !t.Failed(); k++ {
+		old := cur.Swap(newX())
+		runtime.Gosched()
+		switch k % 3 {
+		case 0:
+			if err := old.Delete(); err != nil {
+				t.Error(err)
+			}
+			old.Destroy()
+		case 1:
+			old.Destroy()
+		case 2:
+			outs := []*pjrt.Buffer{new(pjrt.Buffer)}
+			if err := exe.ExecuteOneDonating(dev, outs, []bool{true}, old); err != nil {
+				t.Error(err)
+			} else {
+				outs[0].Destroy()
+			}
+			old.Destroy()
+		}
+	}
+	close(stop)
+	wg.Wait()
+	cur.Load().Destroy()
+	t.Logf("%d executions ran, %d found their buffer gone", ran.Load(), gone.Load())
+	if ran.Load() == 0 {
+		t.Error("no execution ran")
 	}
 }

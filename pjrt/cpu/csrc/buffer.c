@@ -472,9 +472,12 @@ static void* small_take(size_t size) {
       /* The next block of this class, for the next result (an eager op
          or so from now): blocks come back a garbage collection after
          they were made, out of cache, and writing the new result's
-         header stalled on each line. */
+         header stalled on each line. Every line, up to eight: a small
+         result's data is its block's fifth line, which the program
+         writes, and the first locked instruction after that (the next
+         client or storage reference) waited for it. */
       char* next = lc->v[c][lc->n[c] - 1];
-      for (size_t o = 0; o < c * STELA_ALIGN && o < 4 * STELA_ALIGN; o += STELA_ALIGN) __builtin_prefetch(next + o, 1);
+      for (size_t o = 0; o < c * STELA_ALIGN && o < 8 * STELA_ALIGN; o += STELA_ALIGN) __builtin_prefetch(next + o, 1);
     }
     return b;
   }
@@ -808,7 +811,6 @@ PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type 
   }
   pthread_mutex_init(&b->mu, NULL);
   b->storage = s;
-  stela_client_retain(c);
   pthread_mutex_lock(&c->mu);
   if (c->nlive == c->caplive) {
     size_t cap = c->caplive ? 2 * c->caplive : 64;
@@ -821,12 +823,19 @@ PJRT_Error* stela_buffer_new(PJRT_Client* c, PJRT_Device* dev, PJRT_Buffer_Type 
         result_unhold(s); /* b goes with its block */
       else
         small_put(b, sizeof(*b) + 2 * rank * sizeof(int64_t));
-      stela_client_release(c);
       return stela_oom();
     }
     c->live = nl;
     c->caplive = cap;
   }
+  /* The buffer's client reference, from the credit (the caller holds
+     one, so the count is not zero here). */
+  if (c->ref_credit == 0) {
+    long k = c->destroyed ? 1 : 64;
+    atomic_fetch_add(&c->refs, k);
+    c->ref_credit = k;
+  }
+  c->ref_credit--;
   b->slot = (uint32_t)c->nlive;
   c->live[c->nlive++] = b;
   pthread_mutex_unlock(&c->mu);

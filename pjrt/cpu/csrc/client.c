@@ -480,7 +480,10 @@ PJRT_Error* stela_Client_Destroy(PJRT_Client_Destroy_Args* args) {
   pthread_mutex_lock(&c->mu);
   bool again = c->destroyed;
   c->destroyed = true;
+  long credit = c->ref_credit; /* no more is taken once destroyed */
+  c->ref_credit = 0;
   pthread_mutex_unlock(&c->mu);
+  if (credit > 0) stela_client_release_n(c, credit); /* the caller's reference keeps it */
   if (again)
     return stela_error(PJRT_Error_Code_FAILED_PRECONDITION, "PJRT_Client_Destroy: the client was already destroyed");
   /* Buffers still alive lose their memory now (their handles stay valid

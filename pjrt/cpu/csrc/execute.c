@@ -735,6 +735,11 @@ PJRT_Error* stela_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args* a
    First it destroys the ndead buffers of dead (NULL entries skipped), as
    PJRT_Buffer_Destroy would each: buffers of the caller's whose owners
    are gone, destroyed in the call that runs anyway (stela_buffers_free).
+   The caller holds every argument against PJRT_Buffer_Destroy,
+   PJRT_Buffer_Delete and donation to another execution for the whole
+   call (Stela's Go client: each argument's handle, read-locked, while
+   Delete and donation write-lock it): the entry reads the arguments'
+   storage without their mutex or a reference of its own.
    Then it checks everything Execute checks for this case (the
    executable, the device, the argument count, each argument's client,
    type, shape, device, and that it is not deleted or donated; the output
@@ -787,7 +792,6 @@ __attribute__((visibility("default"))) PJRT_Error* stela_cpu_execute_lean(PJRT_L
                        "device: use PJRT_LoadedExecutable_Execute",
                        e->ndev);
 
-  stela_storage* in[STELA_LEAN_MAX];
   void* in_ptrs[STELA_LEAN_MAX];
   void* copies[STELA_LEAN_MAX];
   stela_storage* out[STELA_LEAN_MAX];
@@ -796,12 +800,15 @@ __attribute__((visibility("default"))) PJRT_Error* stela_cpu_execute_lean(PJRT_L
   PJRT_Error* err = NULL;
   for (size_t i = 0; i < nargs; i++) {
     if ((err = check_argument(LEAN, &p->params[i], i, 0, args[i], e, dev)) != NULL) break;
-    stela_storage* s = stela_buffer_acquire(args[i]);
+    /* Borrowed, not acquired: the caller holds its arguments against
+       Destroy, Delete and donation for the call (see above), so their
+       storage stays; the buffer's mutex and a storage reference were
+       four locked instructions per argument. */
+    stela_storage* s = args[i]->storage;
     if (s == NULL) {
       err = stela_error(PJRT_Error_Code_INVALID_ARGUMENT, LEAN ": argument %zu was deleted or donated", i);
       break;
     }
-    in[i] = s;
     copies[i] = NULL;
     held = i + 1;
     in_ptrs[i] = s->data;
@@ -858,9 +865,6 @@ __attribute__((visibility("default"))) PJRT_Error* stela_cpu_execute_lean(PJRT_L
     for (size_t j = 0; j < nouts; j++) outs[j] = NULL;
     for (size_t j = bufs; j < made; j++) stela_storage_release(out[j]);
   }
-  for (size_t i = 0; i < held; i++) {
-    stela_storage_release(in[i]);
-    free(copies[i]);
-  }
+  for (size_t i = 0; i < held; i++) free(copies[i]);
   return err;
 }
