@@ -394,6 +394,7 @@ static struct {
   atomic_int gemm_mode; /* $STELA_CPU_GEMM, or stela_rt_set_gemm: GEMM_AUTO, ... */
   bool avx512_skinny; /* F, BW, VL and DQ: rt_skinny.h */
   atomic_int skinny_off; /* $STELA_CPU_GEMV=avx2, or stela_rt_set_skinny(0) */
+  atomic_int skinny_row_off; /* $STELA_CPU_GEMV=cols, or stela_rt_set_skinny_row(0): rt_skinny.h's sk1_job off */
   bool amx; /* AMX-BF16 */
   pthread_key_t pack_key;
   bool have_key;
@@ -464,6 +465,9 @@ static void blas_search(void) {
   blas.gemv_f32_off = gv != NULL && strcmp(gv, "off") == 0;
   /* avx2: the AVX2 GEMV kernel rather than rt_skinny.h's (A/B runs). */
   if (gv != NULL && strcmp(gv, "avx2") == 0) atomic_store(&blas.skinny_off, 1);
+  /* cols: one row times a k-major weight split by columns, as before
+     rt_skinny.h's sk1_job (A/B runs). */
+  if (gv != NULL && strcmp(gv, "cols") == 0) atomic_store(&blas.skinny_row_off, 1);
   const char* dp = getenv("STELA_CPU_DNNL");
   blas.dnnl_omp = dp != NULL && strcmp(dp, "omp") == 0;
   const char* bf = getenv("STELA_CPU_BF16");
@@ -974,6 +978,16 @@ int stela_rt_set_skinny(int on) {
   pthread_once(&blas.once, blas_init);
   atomic_store(&blas.skinny_off, on ? 0 : 1);
   return on && blas.avx512_skinny;
+}
+
+/* stela_rt_set_skinny_row turns rt_skinny.h's one-row kernel (sk1_job:
+   the weight's rows split among the threads) off (0) or back on (1), as
+   $STELA_CPU_GEMV=cols does: for tests and benchmarks of both. Returns
+   whether it will be used. */
+int stela_rt_set_skinny_row(int on) {
+  pthread_once(&blas.once, blas_init);
+  atomic_store(&blas.skinny_row_off, on ? 0 : 1);
+  return on && blas.avx512_skinny && !atomic_load(&blas.skinny_off);
 }
 
 /* stela_rt_skinny_calls: the products rt_skinny.h's kernel ran, for tests

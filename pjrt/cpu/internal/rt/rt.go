@@ -302,6 +302,18 @@ func SetSkinny(on bool) bool {
 	return C.stela_rt_set_skinny(v) != 0
 }
 
+// SetSkinnyRow turns the AVX-512 kernel's one-row path (one row times a
+// k-major weight, the weight's rows split among the threads) off (the
+// column blocks of STELA_CPU_GEMV=cols) or back on, for tests and
+// benchmarks of both; it returns whether it is now used.
+func SetSkinnyRow(on bool) bool {
+	v := C.int(0)
+	if on {
+		v = 1
+	}
+	return C.stela_rt_set_skinny_row(v) != 0
+}
+
 // SkinnyCalls is the number of products the AVX-512 kernel has run in
 // this process.
 func SkinnyCalls() int64 { return int64(C.stela_rt_skinny_calls()) }

@@ -22,8 +22,8 @@
  * widened to f32 in registers (a shift: exact) and multiplied in f32, so
  * the result is the f32 product of the converted weight, as gemv_bf16's.
  *
- * One row with a k-major weight is left to rt.c's AVX2 kernel (bf16)
- * and, where K > N, oneDNN's GEMV (f32), which measured faster.
+ * One row with a k-major weight (N <= SK1_MAXN) splits the weight's
+ * rows rather than its columns among the threads (sk1_job below).
  *
  * Sums run in a different order from the library's (per lane, then
  * across lanes), within the error bound of an f32 sum of K products.
@@ -248,8 +248,118 @@ SK_TARGET static void sk_blocks(void* ctx, int64_t begin, int64_t end) {
 }
 #undef SK_CASE
 
+/* One row times a k-major weight (M = 1, op(B) = B): the weight's rows
+   are split among the blocks, so that each thread reads one contiguous
+   part of the weight from start to end, four rows at a time (four
+   sequential streams next to each other), into a block's own partial
+   sums of all N columns (in L1/L2: N <= SK1_MAXN); the caller adds the
+   blocks' sums up. The hardware prefetcher follows such streams all the
+   way (a column block's short runs along every row made it ramp up again
+   on each), and no weight byte is read by two threads' blocks. */
+#define SK1_MAXN 8192
+
+typedef struct {
+  const float* x; /* op(A)'s row, K floats */
+  const void* W;
+  bool wf32;
+  int64_t N, K, ldw;
+  int64_t kb; /* weight rows of a block */
+  float* P;   /* block b's sums at P + b*Np */
+  int64_t Np;
+} sk1_job;
+
+/* Rows [k0, k1) into p (N floats, zeroed first). */
+SK_TARGET SK_INLINE void sk1_rows(const sk1_job* j, int64_t k0, int64_t k1, float* p, const bool wf) {
+  const int64_t N = j->N, ld = j->ldw, es = wf ? 4 : 2, nv = N & ~(int64_t)15;
+  const __mmask16 tail = (__mmask16)((1u << (N - nv)) - 1);
+  const char* W = (const char*)j->W;
+  const float* x = j->x;
+  memset(p, 0, (size_t)N * 4);
+  int64_t k = k0;
+  for (; k + 4 <= k1; k += 4) {
+    const __m512 x0 = _mm512_set1_ps(x[k]), x1 = _mm512_set1_ps(x[k + 1]), x2 = _mm512_set1_ps(x[k + 2]),
+                 x3 = _mm512_set1_ps(x[k + 3]);
+    const char* w0 = W + k * ld * es;
+    const char *w1 = w0 + ld * es, *w2 = w1 + ld * es, *w3 = w2 + ld * es;
+    int64_t n = 0;
+    for (; n < nv; n += 16) {
+      __m512 a = _mm512_fmadd_ps(x0, sk_wload_full(w0 + n * es, wf), _mm512_load_ps(p + n));
+      __m512 b = _mm512_mul_ps(x1, sk_wload_full(w1 + n * es, wf));
+      a = _mm512_fmadd_ps(x2, sk_wload_full(w2 + n * es, wf), a);
+      b = _mm512_fmadd_ps(x3, sk_wload_full(w3 + n * es, wf), b);
+      _mm512_store_ps(p + n, _mm512_add_ps(a, b));
+    }
+    if (n < N) {
+      __m512 a = _mm512_fmadd_ps(x0, sk_wload(w0 + n * es, wf, tail), _mm512_load_ps(p + n));
+      __m512 b = _mm512_mul_ps(x1, sk_wload(w1 + n * es, wf, tail));
+      a = _mm512_fmadd_ps(x2, sk_wload(w2 + n * es, wf, tail), a);
+      b = _mm512_fmadd_ps(x3, sk_wload(w3 + n * es, wf, tail), b);
+      _mm512_store_ps(p + n, _mm512_add_ps(a, b));
+    }
+  }
+  for (; k < k1; k++) {
+    const __m512 x0 = _mm512_set1_ps(x[k]);
+    const char* w0 = W + k * ld * es;
+    int64_t n = 0;
+    for (; n < nv; n += 16) _mm512_store_ps(p + n, _mm512_fmadd_ps(x0, sk_wload_full(w0 + n * es, wf), _mm512_load_ps(p + n)));
+    if (n < N) _mm512_store_ps(p + n, _mm512_fmadd_ps(x0, sk_wload(w0 + n * es, wf, tail), _mm512_load_ps(p + n)));
+  }
+}
+
+SK_TARGET static void sk1_blocks(void* ctx, int64_t begin, int64_t end) {
+  const sk1_job* j = ctx;
+  for (int64_t blk = begin; blk < end; blk++) {
+    int64_t k0 = blk * j->kb, k1 = k0 + j->kb < j->K ? k0 + j->kb : j->K;
+    if (j->wf32)
+      sk1_rows(j, k0, k1, j->P + blk * j->Np, true);
+    else
+      sk1_rows(j, k0, k1, j->P + blk * j->Np, false);
+  }
+}
+
+/* C[0][n] = alpha (the blocks' sums) + beta C[0][n]. */
+SK_TARGET static void sk1_sum(const sk1_job* j, int64_t blocks, float alpha, float beta, float* C) {
+  for (int64_t n = 0; n < j->N; n += 16) {
+    __mmask16 m = j->N - n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (j->N - n)) - 1);
+    __m512 v = _mm512_load_ps(j->P + n);
+    for (int64_t b = 1; b < blocks; b++) v = _mm512_add_ps(v, _mm512_load_ps(j->P + b * j->Np + n));
+    v = _mm512_mul_ps(v, _mm512_set1_ps(alpha));
+    if (beta != 0) v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, C + n), _mm512_set1_ps(beta), v);
+    _mm512_mask_storeu_ps(C + n, m, v);
+  }
+}
+
 static bool sk_available(void) {
   return blas.avx512_skinny && !atomic_load_explicit(&blas.skinny_off, memory_order_relaxed);
+}
+
+/* skinny_row: skinny_run's one row times a k-major weight (sk1_job). */
+static bool skinny_row(int32_t ta, bool bf16A, bool bf16B, int64_t N, int64_t K, float alpha, const void* A,
+                       int64_t lda, const void* B, int64_t ldb, float beta, float* C) {
+  stela_pool* p = tls_pool;
+  int64_t threads = p != NULL && !tls_nested ? p->threads : 1;
+  int64_t es = bf16B ? 2 : 4;
+  /* Two blocks a thread (a thread the OS delays is made up for), each at
+     least 64 KiB of weight. */
+  int64_t kb = (K + 2 * threads - 1) / (2 * threads);
+  int64_t min_kb = (64 << 10) / (N * es) + 1;
+  if (kb < min_kb) kb = min_kb;
+  int64_t blocks = (K + kb - 1) / kb;
+  int64_t Np = (N + 15) & ~(int64_t)15;
+  size_t xbytes = (size_t)((K + 15) & ~(int64_t)15) * 4;
+  size_t bytes = xbytes + (size_t)(blocks * Np) * 4;
+  float* X = pack_buffer(bytes > PACK_BYTES ? bytes : PACK_BYTES);
+  if (X == NULL) return false;
+  for (int64_t k = 0; k < K; k++) {
+    int64_t i = ta ? k * lda : k;
+    X[k] = bf16A ? bf16_to_f32(((const uint16_t*)A)[i]) : ((const float*)A)[i];
+  }
+  sk1_job j = {.x = X, .W = B, .wf32 = !bf16B, .N = N, .K = K, .ldw = ldb, .kb = kb,
+               .P = (float*)((char*)X + xbytes), .Np = Np};
+  atomic_fetch_add_explicit(&sk_calls, 1, memory_order_relaxed);
+  parallel_for(&j, sk1_blocks, blocks, 1);
+  sk1_sum(&j, blocks, alpha, beta, C);
+  return true;
 }
 
 /* skinny_run: C = alpha op(A) op(B) + beta C with op(A) M <= SK_MAXM rows
@@ -259,11 +369,17 @@ static bool sk_available(void) {
 static bool skinny_run(int32_t ta, int32_t tb, bool bf16A, bool bf16B, int64_t M, int64_t N, int64_t K, float alpha,
                        const void* A, int64_t lda, const void* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   if (M < 1 || M > SK_MAXM || N < 1 || K < 1 || !sk_available()) return false;
-  /* One row times a k-major weight: the AVX2 kernel's long runs along
-     each row (bf16), and oneDNN's GEMV where K > N (f32: this kernel's
-     blocks are then narrow, its runs along a row short), were faster in
-     interleaved runs (docs/performance.md). */
-  if (M == 1 && tb == 0 && (bf16B || K > N)) return false;
+  /* One row times a k-major weight: blocks of the weight's rows, each a
+     contiguous run (sk1_job). */
+  if (M == 1 && tb == 0) {
+    bool rows = !atomic_load_explicit(&blas.skinny_row_off, memory_order_relaxed);
+    if (rows && N <= SK1_MAXN && skinny_row(ta, bf16A, bf16B, N, K, alpha, A, lda, B, ldb, beta, C)) return true;
+    /* Without it ($STELA_CPU_GEMV=cols, or a wide N): this kernel's
+       column blocks for f32 with K <= N; the AVX2 kernel (bf16) and
+       oneDNN's GEMV (f32, K > N) otherwise, which measured faster than
+       the column blocks there. */
+    if (bf16B || K > N) return false;
+  }
   sk_job j = {.W = B, .wf32 = !bf16B, .nmajor = tb != 0, .M = M, .N = N, .K = K, .ldw = ldb, .C = C, .ldc = ldc,
               .alpha = alpha, .beta = beta};
   j.Kp = (K + 15) & ~(int64_t)15;

@@ -46,9 +46,6 @@ func TestSkinny(t *testing.T) {
 						before := SkinnyCalls()
 						gemmBF16Case(t, r, bfA, bfB, ta, tb, M, N, K, ab[0], ab[1], pad, false)
 						want := int64(1)
-						if M == 1 && !tb && bfB {
-							want = 0 // one row, a k-major bf16 weight: the AVX2 kernel
-						}
 						if !bfB && os.Getenv("STELA_CPU_GEMV") == "off" {
 							want = 0 // f32 products go to the library
 						}
@@ -73,13 +70,43 @@ func TestSkinny(t *testing.T) {
 	t.Run("small-bf16", func(t *testing.T) {
 		gemmBF16Case(t, r, false, true, false, true, 3, 5, 7, 1, 0, 2, false)
 	})
-	// One row times a k-major f32 weight with K > N stays with the
-	// library (rt_skinny.h), and is right there too.
-	t.Run("M=1/K>N", func(t *testing.T) {
-		before := SkinnyCalls()
-		gemmBF16Case(t, r, false, false, false, false, 1, 300, 1031, 1, 0, 1, false)
-		if ran := SkinnyCalls() - before; ran != 0 {
-			t.Errorf("the AVX-512 kernel ran %d times, want 0", ran)
+	// One row times a k-major weight: the rows split among the blocks
+	// (sk1_job), with K > N, a K that leaves a remainder of 1 to 3 rows
+	// in a block, an infinity in op(A), alpha/beta, and N past
+	// SK1_MAXN (the column blocks); and, switched off
+	// (STELA_CPU_GEMV=cols), the column blocks (f32 with K <= N), the
+	// AVX2 kernel (bf16) and the library (f32 with K > N).
+	for _, rows := range []bool{true, false} {
+		SetSkinnyRow(rows)
+		for _, c := range []struct {
+			bfB, ta, inf bool
+			N, K         int64
+			alpha, beta  float32
+		}{
+			{false, false, false, 300, 1031, 1, 0},
+			{true, false, false, 300, 1031, 0.5, 2},
+			{false, true, false, 1037, 259, 1, 0},
+			{true, true, false, 771, 3001, 1, 1},
+			{false, false, true, 1037, 259, 1, 0},
+			{true, false, true, 1037, 259, 1, 0},
+			{false, false, false, 8200, 40, 1, 0},
+			{true, false, false, 8200, 40, 1, 0},
+		} {
+			t.Run(fmt.Sprintf("M=1/rows=%v/bf16=%v/ta=%v/inf=%v/N=%d/K=%d", rows, c.bfB, c.ta, c.inf, c.N, c.K), func(t *testing.T) {
+				before := SkinnyCalls()
+				gemmBF16Case(t, r, false, c.bfB, c.ta, false, 1, c.N, c.K, c.alpha, c.beta, 1, c.inf)
+				want := int64(1)
+				if (!rows || c.N > 8192) && (c.bfB || c.K > c.N) {
+					want = 0
+				}
+				if !c.bfB && os.Getenv("STELA_CPU_GEMV") == "off" {
+					want = 0
+				}
+				if ran := SkinnyCalls() - before; ran != want {
+					t.Errorf("the AVX-512 kernel ran %d times, want %d", ran, want)
+				}
+			})
 		}
-	})
+	}
+	SetSkinnyRow(true)
 }

@@ -303,6 +303,10 @@ int stela_rt_set_gemm(int mode);
    on (1), as $STELA_CPU_GEMV=avx2 does; returns whether it is now used.
    stela_rt_skinny_calls counts the products it ran (for tests). */
 int stela_rt_set_skinny(int on);
+/* Turns its one-row kernel (the weight's rows split among the threads)
+   off (0: column blocks, as $STELA_CPU_GEMV=cols) or on (1); returns
+   whether it is now used. */
+int stela_rt_set_skinny_row(int on);
 long stela_rt_skinny_calls(void);
 void stela_sgemm_own(int32_t transA, int32_t transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
