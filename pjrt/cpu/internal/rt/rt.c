@@ -771,6 +771,77 @@ __attribute__((target("avx2,fma"))) static void ukr_f64_avx2(int64_t kc, const d
 
 #include "rt_gemm512.h"
 
+#ifdef STELA_X86
+static double thread_cpu_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* 28 independent FMA chains of zmm registers (no memory), the calling
+   thread's f32 FMA rate: the micro-kernel's bound. */
+__attribute__((target("avx512f"))) static double g5_fma_peak(int64_t iters, float* sink) {
+  __m512 acc[28];
+  for (int i = 0; i < 28; i++) acc[i] = _mm512_set1_ps((float)i);
+  __m512 x = _mm512_set1_ps(1.0f), y = _mm512_set1_ps(0.5f);
+  double t0 = thread_cpu_s();
+  for (int64_t k = 0; k < iters; k++) {
+#pragma GCC unroll 28
+    for (int i = 0; i < 28; i++) acc[i] = _mm512_fmadd_ps(x, acc[i], y);
+    __asm__ volatile("" : "+v"(x));
+  }
+  double t = thread_cpu_s() - t0;
+  float s = 0;
+  for (int i = 0; i < 28; i++) s += _mm512_reduce_add_ps(acc[i]);
+  *sink = s;
+  return 28.0 * 32.0 * (double)iters / t;
+}
+#endif
+
+/* stela_rt_gemm512_kernel_rate measures, on the calling thread, the
+   AVX-512 GEMM's micro-kernel alone (g5_ukr) on packed panels, as
+   gemm512_f32's inner loops call it: one op(A) strip (kc x G5_MR) against
+   nb op(B) strips (kc x G5_NR each) in turn, adding into one C tile per
+   strip; flops per CPU second of the thread in rate[0] and the thread's
+   FMA peak (28 register chains) in rate[1]. 0 without AVX-512 or memory. */
+int stela_rt_gemm512_kernel_rate(int64_t kc, int64_t nb, int64_t calls, double rate[2]) {
+#ifdef STELA_X86
+  pthread_once(&blas.once, blas_init);
+  if (!blas.avx512 || kc < 1 || nb < 1 || calls < 1) return 0;
+  float *a = NULL, *b = NULL, *c = NULL;
+  if (posix_memalign((void**)&a, 64, (size_t)kc * G5_MR * 4) != 0) return 0;
+  if (posix_memalign((void**)&b, 64, (size_t)kc * G5_NR * nb * 4) != 0) {
+    free(a);
+    return 0;
+  }
+  if (posix_memalign((void**)&c, 64, (size_t)G5_MR * G5_NR * nb * 4) != 0) {
+    free(a);
+    free(b);
+    return 0;
+  }
+  for (int64_t i = 0; i < kc * G5_MR; i++) a[i] = (float)(i % 7) * 0.125f;
+  for (int64_t i = 0; i < kc * G5_NR * nb; i++) b[i] = (float)(i % 5) * 0.125f;
+  memset(c, 0, (size_t)G5_MR * G5_NR * nb * 4);
+  double t0 = thread_cpu_s();
+  for (int64_t n = 0; n < calls; n++) {
+    int64_t s = n % nb;
+    g5_ukr(kc, a, b + s * kc * G5_NR, c + s * G5_NR, G5_NR * nb, 1, 1, G5_MR, G5_NR);
+  }
+  double t = thread_cpu_s() - t0;
+  rate[0] = 2.0 * G5_MR * G5_NR * (double)kc * (double)calls / t;
+  float sink;
+  rate[1] = g5_fma_peak(20000000, &sink);
+  free(a);
+  free(b);
+  free(c);
+  (void)sink;
+  return 1;
+#else
+  (void)kc, (void)nb, (void)calls, (void)rate;
+  return 0;
+#endif
+}
+
 /* own512_for says whether rt_sgemm gives the product to gemm512_f32. */
 static bool own512_for(int64_t M, int64_t N, int64_t K) {
 #ifdef STELA_X86

@@ -119,6 +119,9 @@ static int pf_entry_impl(void* const* args, void* const* results, char err[256],
 
 static void* pf_entry(void) { return (void*)pf_entry_impl; }
 
+// The AVX-512 GEMM's micro-kernel alone (rt.c), for its benchmark.
+int stela_rt_gemm512_kernel_rate(int64_t kc, int64_t nb, int64_t calls, double rate[2]);
+
 // Direct calls of the BLAS library, for benchmarks' baselines.
 #include <dlfcn.h>
 typedef void (*direct_sgemm_fn)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
@@ -353,6 +356,20 @@ func Malloc(n int) unsafe.Pointer {
 
 // Free frees what Malloc returned.
 func Free(p unsafe.Pointer) { C.free(p) }
+
+// Gemm512KernelRate runs the AVX-512 GEMM's micro-kernel alone on the
+// calling OS thread on packed panels (one op(A) strip of depth kc against
+// nb op(B) strips in turn, calls calls in all) and returns its flops per
+// CPU second of the thread and the thread's FMA peak measured next to it;
+// ok false without AVX-512. Callers lock the goroutine to its thread.
+func Gemm512KernelRate(kc, nb, calls int64) (rate, peak float64, ok bool) {
+	r := (*[2]C.double)(C.calloc(2, C.size_t(unsafe.Sizeof(C.double(0)))))
+	defer C.free(unsafe.Pointer(r))
+	if C.stela_rt_gemm512_kernel_rate(C.int64_t(kc), C.int64_t(nb), C.int64_t(calls), &r[0]) == 0 {
+		return 0, 0, false
+	}
+	return float64(r[0]), float64(r[1]), true
+}
 
 // DirectSgemm calls libopenblas.so.0's cblas_sgemm directly (no runtime in
 // between), batch times: C[b] = A[b]·B[b], row-major, float32 in C memory.

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -139,14 +140,21 @@ func BenchmarkGemmPaths(b *testing.B) {
 		name    string
 		M, N, K int64
 		tb      bool
+		ta      bool
 	}
 	shapes := []shape{
-		{"1024", 1024, 1024, 1024, false}, {"2048", 2048, 2048, 2048, false},
-		{"qkv", 1024, 2304, 768, false}, {"fc", 1024, 3072, 768, false}, {"proj", 1024, 768, 3072, false},
-		{"attn_out", 1024, 768, 768, false}, {"fc_tb", 1024, 3072, 768, true},
+		{"1024", 1024, 1024, 1024, false, false}, {"2048", 2048, 2048, 2048, false, false},
+		{"qkv", 1024, 2304, 768, false, false}, {"fc", 1024, 3072, 768, false, false}, {"proj", 1024, 768, 3072, false, false},
+		{"attn_out", 1024, 768, 768, false, false}, {"fc_tb", 1024, 3072, 768, true, false},
 		// Smaller products (auto's threshold).
-		{"256", 256, 256, 256, false}, {"m32", 32, 768, 768, false}, {"m128", 128, 768, 768, false},
-		{"64", 64, 64, 64, false}, {"k32", 1024, 1024, 32, false},
+		{"256", 256, 256, 256, false, false}, {"m32", 32, 768, 768, false, false}, {"m128", 128, 768, 768, false, false},
+		{"64", 64, 64, 64, false, false}, {"k32", 1024, 1024, 32, false, false},
+		// W4's (MLP 784-1024-1024-10, batch 256) products of the 1024-wide
+		// layers: forward, the weights' gradients (op(A) transposed) and
+		// the activations' (op(B) transposed).
+		{"w4_fc1", 256, 1024, 784, false, false}, {"w4_fc2", 256, 1024, 1024, false, false},
+		{"w4_dw1", 784, 1024, 256, false, true}, {"w4_dw2", 1024, 1024, 256, false, true},
+		{"w4_dh1", 256, 1024, 1024, true, false},
 	}
 	modes := []struct {
 		name string
@@ -161,6 +169,10 @@ func BenchmarkGemmPaths(b *testing.B) {
 	}
 	for _, s := range shapes {
 		b.Run(s.name, func(b *testing.B) {
+			lda := s.K
+			if s.ta {
+				lda = s.M
+			}
 			A, B, Cm := Malloc(int(4*s.M*s.K)), Malloc(int(4*s.K*s.N)), Malloc(int(4*s.M*s.N))
 			defer Free(A)
 			defer Free(B)
@@ -187,7 +199,7 @@ func BenchmarkGemmPaths(b *testing.B) {
 					}
 					SetGEMM(modes[x].mode)
 					t0, c0 := time.Now(), cpu()
-					r.Gemm(false, false, false, s.tb, s.M, s.N, s.K, 1, A, s.K, B, ldb, 0, Cm, s.N)
+					r.Gemm(false, false, s.ta, s.tb, s.M, s.N, s.K, 1, A, lda, B, ldb, 0, Cm, s.N)
 					wall[x] += time.Since(t0)
 					cpus[x] += cpu() - c0
 				}
@@ -197,6 +209,36 @@ func BenchmarkGemmPaths(b *testing.B) {
 				b.ReportMetric(flops*float64(b.N)/wall[x].Seconds()/1e9, m.name+"-GFLOP/s")
 				b.ReportMetric(flops*float64(b.N)/cpus[x]/1e9, m.name+"-GFLOP/cpu-s")
 			}
+		})
+	}
+}
+
+// The AVX-512 GEMM's micro-kernel alone, on one thread, on packed panels
+// (one op(A) strip against nb op(B) strips in turn, as gemm512_f32's
+// inner loops call it): its GFLOP per CPU second of the thread and that
+// as a share of the thread's FMA peak measured next to it, which other
+// processes on a shared machine disturb much less than wall time:
+//
+//	go test ./pjrt/cpu/internal/rt -run '^$' -bench Gemm512Kernel -count 5
+//
+// kc=512 nb=6 is the full-size kernel's working set (op(A) strip 28 KB,
+// op(B) group 384 KB, in L2); kc=64 nb=1 has everything in L1.
+func BenchmarkGemm512Kernel(b *testing.B) {
+	for _, c := range []struct{ kc, nb int64 }{{64, 1}, {256, 6}, {512, 6}} {
+		b.Run(fmt.Sprintf("kc=%d/nb=%d", c.kc, c.nb), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var rate, peak float64
+			for b.Loop() {
+				r, p, ok := Gemm512KernelRate(c.kc, c.nb, 200_000_000/(c.kc*14*32))
+				if !ok {
+					b.Skip("no AVX-512")
+				}
+				rate += r
+				peak += p
+			}
+			b.ReportMetric(rate/float64(b.N)/1e9, "GFLOP/cpu-s")
+			b.ReportMetric(100*rate/peak, "%peak")
 		})
 	}
 }
