@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stela-ml/stela/ir"
 	"github.com/stela-ml/stela/pjrt"
@@ -152,7 +153,9 @@ func (f *cacheFixture) entries() []string {
 	des, _ := os.ReadDir(filepath.Join(f.dir, "objects"))
 	var names []string
 	for _, d := range des {
-		names = append(names, d.Name())
+		if d.Name() != ".size" { // the size ledger, not an entry
+			names = append(names, d.Name())
+		}
 	}
 	sort.Strings(names)
 	return names
@@ -378,7 +381,7 @@ func TestCacheWorkerFaultLeavesNoFiles(t *testing.T) {
 	for _, d := range []string{filepath.Join(f.dir, "objects"), f.tmp, filepath.Join(f.dir, "tmp")} {
 		des, _ := os.ReadDir(d)
 		for _, de := range des {
-			if !strings.HasSuffix(de.Name(), ".so") {
+			if !strings.HasSuffix(de.Name(), ".so") && de.Name() != ".size" { // not the size ledger
 				left = append(left, filepath.Join(d, de.Name()))
 			}
 		}
@@ -423,6 +426,55 @@ func TestCacheLRU(t *testing.T) {
 	f.extraEnv = []string{"STELA_CACHE_MAX_BYTES=lots"}
 	if got := f.host(addC(4, tag)); !strings.Contains(got, "STELA_CACHE_MAX_BYTES") {
 		t.Errorf("a bad STELA_CACHE_MAX_BYTES: %s", got)
+	}
+}
+
+// The size ledger (objects/.size) holds the entries' total, so that a
+// compile need not stat every entry; an overcount brings a full scan,
+// which writes the true total and removes nothing under the limit.
+func TestCacheLedger(t *testing.T) {
+	f := newCacheFixture(t)
+	tag := nonce()
+	e1 := f.entry(addC(1, tag))
+	st, _ := os.Stat(e1)
+	f.extraEnv = []string{fmt.Sprintf("STELA_CACHE_MAX_BYTES=%d", st.Size()*10)}
+	f.entry(addC(2, tag))
+	ledger := filepath.Join(f.dir, "objects", ".size")
+	total := func() int64 {
+		var n int64
+		for _, e := range f.entries() {
+			fi, err := os.Stat(filepath.Join(f.dir, "objects", e))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += fi.Size()
+		}
+		return n
+	}
+	read := func() (bytes, scanned int64) {
+		b, err := os.ReadFile(ledger)
+		if err != nil {
+			t.Fatalf("no ledger: %v", err)
+		}
+		if _, err := fmt.Sscan(string(b), &bytes, &scanned); err != nil {
+			t.Fatalf("ledger %q: %v", b, err)
+		}
+		return
+	}
+	if b, _ := read(); b != total() {
+		t.Errorf("ledger says %d bytes, the entries hold %d", b, total())
+	}
+	// An overcount past the limit: the next write scans and corrects it.
+	now := time.Now().Unix()
+	if err := os.WriteFile(ledger, fmt.Appendf(nil, "%d %d\n", st.Size()*11, now), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.entry(addC(3, tag))
+	if n := len(f.entries()); n != 3 {
+		t.Errorf("after an overcount under the limit: %d entries, want 3", n)
+	}
+	if b, _ := read(); b != total() {
+		t.Errorf("after the scan the ledger says %d bytes, the entries hold %d", b, total())
 	}
 }
 
