@@ -178,8 +178,10 @@ static void cache_unlink(cached_block* b) {
 
 #define HUGE_BYTES ((size_t)2 << 20)
 
-static void* big_alloc(size_t n) {
-  if (n < HUGE_BYTES) return stela_aligned_alloc(n);
+/* map_huge_aligned maps n bytes at a 2 MiB boundary (a huge page's),
+   over-mapping by 2 MiB and unmapping the ends; NULL when it cannot.
+   With advise, the range gets MADV_HUGEPAGE (advice: fine if refused). */
+static char* map_huge_aligned(size_t n, bool advise) {
   size_t span = n + HUGE_BYTES;
   if (span < n) return NULL;
   char* m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -188,9 +190,14 @@ static void* big_alloc(size_t n) {
   size_t head = a - (uintptr_t)m, tail = span - head - n;
   if (head > 0) munmap(m, head);
   if (tail > 0) munmap((char*)a + n, tail);
+  if (advise) madvise((void*)a, n, MADV_HUGEPAGE);
+  return (char*)a;
+}
+
+static void* big_alloc(size_t n) {
+  if (n < HUGE_BYTES) return stela_aligned_alloc(n);
   const char* env = getenv("STELA_CPU_HUGEPAGES");
-  if (env == NULL || strcmp(env, "off") != 0) madvise((void*)a, n, MADV_HUGEPAGE); /* advice: fine if refused */
-  return (void*)a;
+  return map_huge_aligned(n, env == NULL || strcmp(env, "off") != 0);
 }
 
 static void big_free(void* p, size_t n) {
@@ -330,7 +337,7 @@ static int local_max(size_t c) {
    unmapped: its blocks stay on the free lists (past SMALL_KEEP too);
    only blocks malloc'ed when an arena could not be mapped are freed. */
 
-#define ARENA_BYTES ((size_t)2 << 20)
+#define ARENA_BYTES HUGE_BYTES
 
 static struct {
   pthread_mutex_t mu;
@@ -348,16 +355,10 @@ static char* arena_map(void) {
     arenas.bases = nb;
     arenas.cap = cap;
   }
-  size_t span = 2 * ARENA_BYTES;
-  char* m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) return NULL;
-  uintptr_t a = ((uintptr_t)m + ARENA_BYTES - 1) & ~(uintptr_t)(ARENA_BYTES - 1);
-  size_t head = a - (uintptr_t)m, tail = span - head - ARENA_BYTES;
-  if (head > 0) munmap(m, head);
-  if (tail > 0) munmap((char*)a + ARENA_BYTES, tail);
-  madvise((void*)a, ARENA_BYTES, MADV_HUGEPAGE); /* advice: fine if refused */
-  arenas.bases[arenas.n++] = a;
-  return (char*)a;
+  char* a = map_huge_aligned(ARENA_BYTES, true);
+  if (a == NULL) return NULL;
+  arenas.bases[arenas.n++] = (uintptr_t)a;
+  return a;
 }
 
 /* A new block of bytes (a multiple of STELA_ALIGN, at most SMALL_MAX). */
